@@ -1,0 +1,1 @@
+"""The CPU side of the service: the pure rules engine, the numba search, and Celery tasks."""

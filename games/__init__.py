@@ -1,0 +1,1 @@
+"""The reversi game service: games, rooms, accounts, community, API and pages."""

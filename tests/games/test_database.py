@@ -1,0 +1,23 @@
+"""The suite runs against the real PostgreSQL server, not a stand-in."""
+
+import pytest
+from django.db import connection
+
+from games.models import Game
+
+
+@pytest.mark.django_db
+def test_suite_uses_postgresql() -> None:
+    assert connection.vendor == "postgresql"
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW server_version")
+        (version,) = cursor.fetchone()
+    assert int(version.split(".")[0]) >= 13
+
+
+@pytest.mark.django_db
+def test_variant_json_round_trips_through_jsonb() -> None:
+    game = Game.objects.create(variant={"players": 3, "board": "octagon", "blocked": ["c3"]})
+    found = Game.objects.get(variant__board="octagon", variant__blocked__contains=["c3"])
+    assert found.pk == game.pk
+    assert found.variant == {"players": 3, "board": "octagon", "blocked": ["c3"]}
