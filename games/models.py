@@ -11,3 +11,6 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"Game {self.pk}"
+
+
+from games.community.models import *  # noqa: E402, F403  (community models live in their package)

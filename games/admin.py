@@ -1,0 +1,3 @@
+"""Django admin registrations."""
+
+from games.community import admin as community_admin  # noqa: F401

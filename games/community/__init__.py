@@ -1,0 +1,1 @@
+"""Community features: counters, ratings, comments, bug reports and moderation (spec C1-C5)."""

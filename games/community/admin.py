@@ -1,0 +1,1 @@
+"""Django admin of the community models."""

@@ -1,0 +1,3 @@
+"""URLs of the community pages and API."""
+
+urlpatterns: list = []
