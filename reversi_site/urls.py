@@ -1,9 +1,10 @@
-"""Top-level URL configuration."""
+"""Top-level URL configuration: the admin, the REST API and the site's pages."""
 
 from django.contrib import admin
 from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("api/", include("games.api.urls")),
     path("", include("games.urls")),
 ]
