@@ -387,11 +387,12 @@ class Board:
             raise ValueError(f"expected {self.height} rows, found {len(rows)}")
         discs = [0, 0, 0, 0, 0]
         for row, line in enumerate(rows):
-            line = line.ljust(self.width)
-            if len(line) != self.width:
+            if len(line) > self.width:
                 raise ValueError(f"row {row + 1} has {len(line)} cells, not {self.width}")
-            for col, char in enumerate(line):
+            for col, char in enumerate(line.ljust(self.width)):
                 bit = 1 << (row * self.width + col)
+                if col >= len(line) and self._geometry.cells & bit:
+                    raise ValueError(f"row {row + 1} is too short: {Move(col, row)} is missing")
                 if not self._geometry.cells & bit:
                     wanted = WALL_CHAR if self._geometry.walls & bit else OFF_BOARD_CHAR
                     if char != wanted:
