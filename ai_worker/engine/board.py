@@ -106,6 +106,11 @@ class Board:
         centre = self._geometry.centre
         return self.variant.opening == "free" and self._occupied() & centre != centre
 
+    @property
+    def disc_masks(self) -> Discs:
+        """Disc bitboards of black, white, red, green and neutral (bit = square index)."""
+        return self._discs
+
     def piece_at(self, col: int, row: int) -> int:
         """Colour of the disc on a square, or ``EMPTY``, ``WALL`` or ``OFF_BOARD``."""
         if not (0 <= col < self.width and 0 <= row < self.height):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, fields
 from functools import cached_property
+from itertools import combinations
 from typing import Any
 
 from ai_worker.engine.geometry import Geometry
@@ -115,16 +116,27 @@ class Variant:
         return tuple(str(Move(i % self.width, i // self.width)) for i in sorted(indexes))
 
     def _require_playable_start(self) -> None:
-        """With walls, black must still have a first move that flips (free opening aside)."""
-        if not self.blocked or self.opening == "free":
+        """With walls, black must still have a first move that flips (after any free opening)."""
+        if not self.blocked:
             return
-        discs = self.start_discs()
-        occupied = 0
-        for mask in discs:
-            occupied |= mask
         geometry = self.geometry
-        if not geometry.moves(discs[BLACK], occupied & ~discs[BLACK], geometry.cells & ~occupied):
-            raise VariantError("blocked", "the blocked cells leave black without a first move")
+        for discs in self._possible_starts():
+            black = discs[BLACK]
+            occupied = black | discs[WHITE] | discs[RED] | discs[GREEN] | discs[NEUTRAL]
+            if not geometry.moves(black, occupied & ~black, geometry.cells & ~occupied):
+                raise VariantError("blocked", "the blocked cells leave black without a first move")
+
+    def _possible_starts(self) -> list[tuple[int, int, int, int, int]]:
+        """Positions where play (flipping) begins: the start, or every free-opening result."""
+        start = self.start_discs()
+        if self.opening != "free":
+            return [start]
+        centre = sum(1 << index for index in self.centre_squares)
+        starts = []
+        for pair in combinations(self.centre_squares, 2):
+            black = sum(1 << index for index in pair)
+            starts.append((start[BLACK] | black, start[WHITE] | centre & ~black, 0, 0, 0))
+        return starts
 
     def _on_board(self, col: int, row: int) -> bool:
         if not (0 <= col < self.width and 0 <= row < self.height):

@@ -118,3 +118,11 @@ def test_illegal_push_changes_nothing() -> None:
     assert "a1" in caught.value.message
     assert board.to_text() == before and board.move_stack == []
     assert not board.is_legal(Move(0, 0)) and board.is_legal(Move(5, 4))
+
+
+def test_disc_masks_use_square_indexes() -> None:
+    black, white, red, green, neutral = Board().disc_masks
+    assert black == (1 << 28) | (1 << 35)  # e4, d5
+    assert white == (1 << 27) | (1 << 36)  # d4, e5
+    assert red == green == neutral == 0
+    assert Board(Variant(players=3)).disc_masks[4] == 1 << 35

@@ -40,6 +40,13 @@ def test_random_games_keep_the_invariants(variant: Variant, choices: list[int]) 
         if not legal:
             assert board.outcome() is not None
             break
+        for candidate in legal:
+            expected = (
+                []
+                if candidate.is_pass or naive.placing()
+                else naive.flips((candidate.col, candidate.row), naive.turn)
+            )
+            assert board.flips_for(candidate) == [Move(col, row) for col, row in expected]
         move = legal[choice % len(legal)]
         before = cells(board)
         mover = "XORG"[board.turn]

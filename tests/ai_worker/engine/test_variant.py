@@ -39,6 +39,7 @@ from ai_worker.engine import OFF_BOARD, Board, IllegalMoveError, Move, Variant, 
         ({"blocked": ["pass"]}, "blocked"),
         ({"blocked": ["a1"], "handicap": 1}, "blocked"),
         ({"blocked": ["d3", "c4", "f5", "e6"]}, "blocked"),
+        ({"blocked": ["c3", "d3", "e3", "f3"], "opening": "free"}, "blocked"),
         ({"colour": "black"}, "colour"),
     ],
 )
@@ -48,6 +49,10 @@ def test_invalid_settings_name_the_field(settings: dict[str, Any], field: str) -
     assert caught.value.field == field
     assert caught.value.message
     assert str(caught.value).startswith(f"{field}: ")
+
+
+def test_walls_that_break_only_another_opening_are_allowed() -> None:
+    assert Variant(blocked=("c3", "d3", "e3", "f3")).blocked == ("c3", "d3", "e3", "f3")
 
 
 def test_a_variant_must_be_a_json_object() -> None:
