@@ -96,3 +96,22 @@ async def _unknown_game_and_foreign_origin_are_refused(alice) -> None:
     game_id = await new_local_game(player)
     foreign = communicator(f"/ws/games/{game_id}/", origin=(b"origin", b"https://evil.example"))
     assert (await foreign.connect())[0] is False
+
+
+def test_an_idle_socket_still_gets_events(alice) -> None:
+    async_to_sync(_idle_socket_still_gets_events)(alice)
+
+
+async def _idle_socket_still_gets_events(alice) -> None:
+    """The layer's blocking receive outlasts redis-py 8's default 5 s socket timeout."""
+    _, player = await token_player(alice)
+    game_id = await new_local_game(player)
+    socket = communicator(f"/ws/games/{game_id}/")
+    assert (await socket.connect())[0]
+    await socket.receive_json_from()
+    assert await socket.receive_nothing(timeout=6.5)
+    await database_sync_to_async(services.play_move)(
+        player=player, game_id=game_id, notation="f5", ply=0
+    )
+    assert (await receive_until(socket, "move"))["ply"] == 1
+    await socket.disconnect()
