@@ -149,6 +149,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Play reversi and its variants against people or the CPU.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "ENUM_NAME_OVERRIDES": {
+        "ColorEnum": ["black", "white", "red", "green"],
+        "ColorOrRandomEnum": ["black", "white", "red", "green", "random"],
+    },
 }
 
 LOGGING = {

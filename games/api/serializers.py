@@ -37,7 +37,7 @@ class GameCreateSerializer(StrictSerializer):
     variant = VariantField()
 
 
-class GameListQuerySerializer(StrictSerializer):
+class GameListQuerySerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=Game.Status.values, required=False)
 
 

@@ -136,6 +136,7 @@ class GameListView(APIView):
     """``GET``: my games (``?status=active``); ``POST``: a game versus the CPU or hot-seat."""
 
     @extend_schema(
+        operation_id="games_list",
         parameters=[OpenApiParameter("status", str, enum=Game.Status.values)],
         responses={200: OpenApiTypes.OBJECT},
     )
