@@ -304,3 +304,14 @@ def test_schema_and_docs(guest: APIClient) -> None:
     assert schema.status_code == 200
     assert b"/api/games/{game_id}/moves/" in schema.content
     assert guest.get("/api/docs/").status_code == 200
+
+
+def test_a_guest_who_signs_up_keeps_their_games(guest: APIClient) -> None:
+    game = create(guest, mode="local")
+    response = guest.post(
+        "/api/auth/signup/", {"username": "erin", "password": "pale blue hills"}, format="json"
+    )
+    account = APIClient()
+    account.credentials(HTTP_AUTHORIZATION=f"Token {response.json()['token']}")
+    assert [item["id"] for item in account.get("/api/games/").json()["games"]] == [game["id"]]
+    assert move(account, game, "f5").status_code == 201

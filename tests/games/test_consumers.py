@@ -4,10 +4,12 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.contrib.sessions.backends.db import SessionStore
 from rest_framework.authtoken.models import Token
 
 from games import services
-from games.identity import Player
+from games.identity import GUEST_SESSION_KEY, Player
 from games.models import Seat
 from reversi_site.asgi import application
 
@@ -114,4 +116,27 @@ async def _idle_socket_still_gets_events(alice) -> None:
         player=player, game_id=game_id, notation="f5", ply=0
     )
     assert (await receive_until(socket, "move"))["ply"] == 1
+    await socket.disconnect()
+
+
+def test_a_guest_is_recognised_by_the_session_cookie() -> None:
+    async_to_sync(_guest_is_recognised_by_the_session_cookie)()
+
+
+@database_sync_to_async
+def guest_session(guest_id: str) -> str:
+    session = SessionStore()
+    session[GUEST_SESSION_KEY] = guest_id
+    session.save()
+    return session.session_key
+
+
+async def _guest_is_recognised_by_the_session_cookie() -> None:
+    game_id = await new_local_game(Player(guest_id="guest-1"))
+    cookie = f"{settings.SESSION_COOKIE_NAME}={await guest_session('guest-1')}".encode()
+    socket = WebsocketCommunicator(
+        application, f"/ws/games/{game_id}/", headers=[ORIGIN, (b"cookie", cookie)]
+    )
+    assert (await socket.connect())[0]
+    assert (await receive_until(socket, "state"))["state"]["you"] == ["black", "white"]
     await socket.disconnect()
