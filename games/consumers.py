@@ -7,6 +7,7 @@ state when it is behind. A seated player's connections drive their presence (the
 anyone else watches as a spectator.
 """
 
+import json
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -96,6 +97,14 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await database_sync_to_async(services.seat_disconnected)(
                 player=self.player, game_id=self.game_id
             )
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Decode a client message; junk (bad JSON, binary frames) gets an error, not a crash."""
+        try:
+            content = json.loads(text_data) if text_data else None
+        except ValueError:
+            content = None
+        await self.receive_json(content)
 
     async def receive_json(self, content: object, **kwargs: object) -> None:
         if not isinstance(content, dict) or content.get("type") != "sync":

@@ -3,6 +3,7 @@
 from django.contrib.auth import authenticate, get_user_model, password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
+from django.http import HttpRequest, JsonResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -14,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import selectors, services
+from games.api.errors import error_body
 from games.api.serializers import (
     CredentialsSerializer,
     GameCreateSerializer,
@@ -274,3 +276,9 @@ class RoomRematchView(APIView):
             room_for(get_room(room.code), player),
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
+
+
+def unknown_endpoint(request: HttpRequest, path: str) -> JsonResponse:
+    """Any other address under ``/api/``: a JSON 404 (not the HTML page, not a slash redirect)."""
+    body = error_body("not_found", "No API endpoint here; API addresses end with a slash.")
+    return JsonResponse(body, status=404)

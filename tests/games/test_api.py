@@ -192,6 +192,9 @@ def test_unknown_game_and_bad_list_filter(alice) -> None:
     assert (response.status_code, error_of(response)["code"]) == (404, "not_found")
     response = client.post("/api/games/999999/moves/", {"move": "f5", "ply": 0}, format="json")
     assert response.status_code == 404
+    for address in ("/api/games/abc/", "/api/nothing/", "/api/games"):
+        response = client.post(address, {}, format="json")
+        assert (response.status_code, error_of(response)["code"]) == (404, "not_found")
     response = client.get("/api/games/?status=paused")
     assert (response.status_code, error_of(response)["field"]) == (400, "status")
 

@@ -65,6 +65,10 @@ async def _spectator_gets_the_state_and_every_move(alice) -> None:
     assert (await socket.receive_json_from())["type"] == "synced"
     await socket.send_json_to({"type": "shout"})
     assert (await socket.receive_json_from())["error"]["code"] == "bad_message"
+    await socket.send_to(text_data="{not json")
+    assert (await socket.receive_json_from())["error"]["code"] == "bad_message"
+    await socket.send_to(bytes_data=b"\x00")
+    assert (await socket.receive_json_from())["error"]["code"] == "bad_message"
     await socket.disconnect()
 
 
