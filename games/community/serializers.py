@@ -33,7 +33,9 @@ class SiteSerializer(serializers.Serializer):
     commit = serializers.CharField()
     counters = CountersSerializer()
     ratings = RatingTotalsSerializer(source="counters.rating_totals")
-    my_rating = serializers.ChoiceField(choices=RatingValue.choices, allow_null=True)
+    my_rating = serializers.CharField(
+        allow_null=True, help_text="This visitor's rating (good, so_so or bad), null if none."
+    )
 
 
 class RatingInputSerializer(serializers.Serializer):

@@ -263,7 +263,7 @@ def _log(
 
 def _visible_comment(comment_id: int, *, field: str | None) -> Comment:
     comment = (
-        Comment.objects.select_for_update()
+        Comment.objects.select_for_update(of=("self",))
         .filter(pk=comment_id, status=CommentStatus.VISIBLE)
         .select_related("parent")
         .first()

@@ -9,12 +9,12 @@ from games.community.moderators import MODERATORS_GROUP
 
 @pytest.fixture
 def user(db) -> User:
-    return User.objects.create_user("player", password="pw-player-1")
+    return User.objects.create_user("player")
 
 
 @pytest.fixture
 def moderator(db) -> User:
-    moderator = User.objects.create_user("mod", password="pw-mod-1")
+    moderator = User.objects.create_user("mod")
     # The group comes from the community migration's data step.
     moderator.groups.add(Group.objects.get(name=MODERATORS_GROUP))
     return moderator
@@ -58,3 +58,10 @@ def footer_settings(settings):
         }
     ]
     return settings
+
+
+@pytest.fixture(autouse=True)
+def generous_rate_limits(settings):
+    """Tests post many comments quickly; rate-limit tests set their own limits."""
+    generous = {"per_visitor": 1000, "per_ip": 1000, "window_seconds": 60}
+    settings.COMMUNITY_RATE_LIMITS = dict.fromkeys(("comment", "report", "bug_report"), generous)
