@@ -1,7 +1,9 @@
 """Django admin of the community models.
 
 Bug reports are only for moderators (C4), so their admin pages need moderator status on top of
-the usual admin permissions. The moderation log is read-only.
+the usual admin permissions. Moderation (hiding comments, resolving bug reports) happens on the
+moderation page or API so that it is logged; here those fields are read-only, and the
+moderation log itself is read-only.
 """
 
 from django.contrib import admin
@@ -34,12 +36,15 @@ class SiteRatingAdmin(admin.ModelAdmin):
 class CommentReportInline(admin.TabularInline):
     model = CommentReport
     extra = 0
-    readonly_fields = ["visitor_key", "user", "ip_address", "reason", "created_at"]
+    readonly_fields = ["visitor_key", "user", "ip_address", "reason", "created_at", "reviewed_at"]
 
 
 @admin.register(Comment)
 class CommentAdmin(admin.ModelAdmin):
+    """Status changes go through the moderation page or API, so they are logged."""
+
     list_display = ["id", "text", "status", "user", "visitor_key", "ip_address", "created_at"]
+    readonly_fields = ["status"]
     list_filter = ["status"]
     search_fields = ["text", "visitor_key"]
     raw_id_fields = ["parent", "user"]
@@ -50,6 +55,7 @@ class CommentAdmin(admin.ModelAdmin):
 class CommentReportAdmin(admin.ModelAdmin):
     list_display = ["comment", "reason", "visitor_key", "created_at", "reviewed_at"]
     raw_id_fields = ["comment", "user"]
+    readonly_fields = ["reviewed_at"]
 
 
 class ModeratorOnlyAdmin(admin.ModelAdmin):
@@ -76,8 +82,17 @@ class BugReportAdmin(ModeratorOnlyAdmin):
     list_display = ["id", "status", "app_version", "app_commit", "created_at"]
     list_filter = ["status", "app_version"]
     search_fields = ["text"]
-    readonly_fields = ["app_version", "app_commit", "user_agent", "visitor_key", "ip_address"]
-    raw_id_fields = ["user", "resolved_by"]
+    readonly_fields = [
+        "app_version",
+        "app_commit",
+        "user_agent",
+        "visitor_key",
+        "ip_address",
+        "status",
+        "resolved_at",
+        "resolved_by",
+    ]
+    raw_id_fields = ["user"]
     inlines = [BugReportNoteInline]
 
 

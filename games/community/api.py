@@ -3,10 +3,12 @@
 Every error is ``{"error": {"code", "message", "field"}}`` with a 4xx status.
 """
 
+from collections.abc import Callable
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, permissions, status
 from rest_framework.pagination import LimitOffsetPagination
@@ -80,7 +82,7 @@ def _first_error(detail: Any, field: str | None = None) -> tuple[str | None, Any
 class CommunityAPIView(APIView):
     """Base of the community views: the project's error shape."""
 
-    def get_exception_handler(self):  # noqa: ANN201 (DRF hook)
+    def get_exception_handler(self) -> Callable[[Exception, dict[str, Any]], Response | None]:
         return community_exception_handler
 
     @staticmethod
@@ -93,7 +95,7 @@ class CommunityAPIView(APIView):
 class IsModerator(permissions.BasePermission):
     """Superusers and members of the ``moderators`` group."""
 
-    message = "Only moderators may see this."
+    message = _("Only moderators may see this.")
 
     def has_permission(self, request: Request, view: APIView) -> bool:
         return is_moderator(request.user)

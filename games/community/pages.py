@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.community import selectors, services
 from games.community.changelog import read_changelog
-from games.community.errors import CommunityError
+from games.community.errors import CommunityError, NotFound
 from games.community.models import RatingValue
 from games.community.moderators import is_moderator
 from games.community.selectors import BUG_REPORT_FILTERS, COMMENT_QUEUES
@@ -73,22 +73,29 @@ def post_comment(request: HttpRequest) -> HttpResponse:
     """Publish a comment or reply; on a broken rule the page comes back with the text kept."""
     visitor = visitor_from_request(request)
     text = request.POST.get("text", "")
-    parent = request.POST.get("parent") or None
+    parent = request.POST.get("parent", "")
     try:
-        services.post_comment(visitor=visitor, text=text, parent_id=int(parent) if parent else None)
-    except (CommunityError, ValueError) as error:
-        message = error.message if isinstance(error, CommunityError) else _("No such comment.")
-        status = error.status_code if isinstance(error, CommunityError) else 400
+        services.post_comment(visitor=visitor, text=text, parent_id=_parent_id(parent))
+    except CommunityError as error:
         return _render_community(
             request,
             visitor.key,
-            status=status,
-            comment_error=message,
+            status=error.status_code,
+            comment_error=error.message,
             comment_text=text,
             comment_parent=parent,
         )
     messages.success(request, _("Your comment is published."))
     return _back_to_community("comments")
+
+
+def _parent_id(raw: str) -> int | None:
+    """The reply form's ``parent`` field: empty for a new comment, else a comment id."""
+    if not raw:
+        return None
+    if not raw.isdigit():
+        raise NotFound("comment_not_found", _("No such comment."), field="parent")
+    return int(raw)
 
 
 @require_POST

@@ -78,9 +78,12 @@ def test_broken_rule_shows_the_rule_and_keeps_the_text() -> None:
     assert not Comment.objects.exists()
 
 
-def test_bad_parent_in_form_is_a_400() -> None:
-    response = Client().post("/community/comments/", {"text": "hi", "parent": "abc"})
-    assert response.status_code == 400
+@pytest.mark.parametrize("parent", ["abc", "-1", "987654"])
+def test_bad_parent_in_form_is_refused(parent: str) -> None:
+    response = Client().post("/community/comments/", {"text": "hi", "parent": parent})
+    assert response.status_code == 404
+    assert "No such comment." in response.content.decode()
+    assert not Comment.objects.exists()
 
 
 def test_hidden_comments_vanish_from_the_page() -> None:

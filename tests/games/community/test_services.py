@@ -5,9 +5,11 @@ import subprocess
 import threading
 
 import pytest
+from django.contrib import admin
 from django.contrib.auth.models import User
-from django.db import connection
+from django.db import connection, models
 
+from games.community import models as community_models
 from games.community import services
 from games.community.changelog import read_changelog, render_markdown
 from games.community.errors import Forbidden, RateLimited
@@ -129,3 +131,10 @@ def test_concurrent_posts_cannot_both_slip_under_the_limit(settings) -> None:
         thread.join()
     assert sorted(outcomes) == ["limited", "limited", "limited", "posted"]
     assert Comment.objects.count() == 1
+
+
+def test_every_community_model_is_in_the_admin() -> None:
+    for model in community_models.__all__:
+        candidate = getattr(community_models, model)
+        if isinstance(candidate, type) and issubclass(candidate, models.Model):
+            assert admin.site.is_registered(candidate), model
