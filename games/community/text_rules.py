@@ -1,5 +1,5 @@
-"""The comment rules (spec C3): no URLs, e-mail addresses, phone numbers, messenger IDs or
-blocked words, and length limits.
+"""The comment rules (spec C3): no URLs, e-mail addresses, phone numbers, addresses, schools,
+messenger IDs or blocked words, and length limits.
 
 Checks run on normalised copies of the text (NFKC, so full-width letters, digits and dots become
 ASCII; case-folded; zero-width characters removed), and again with runs of single spaced-out
@@ -64,6 +64,25 @@ _MESSENGER = re.compile(
     r"(?:(?:line|ライン)\s*id\s*[:@]?|(?:discord|telegram|skype|kakao|wechat|whatsapp|viber|"
     r"instagram|insta|twitter|インスタ|ツイッター|テレグラム|телеграм|телега|вконтакте|ватсап|"
     r"инстаграм)\s*(?:id|アカウント|аккаунт|ник)?\s*[:@])\s*@?[a-z0-9_.-]{3,}"
+)
+# Addresses: Japanese postal codes, "N丁目" / "N番地" blocks, Russian streets with a house number,
+# English house-number-and-street.
+_ADDRESS = re.compile(
+    r"(?:〒|住所|郵便番号|postal code|zip code)\D{0,6}\d{3}-?\d{4}|\d+\s*丁目|\d+\s*番地"
+    r"|(?:ул\.|улиц[аеы]|проспект|пр-т|переулок|пер\.)\s*[а-яё.-]+\s*,?\s*(?:д\.|дом)?\s*\d+"
+    r"|\bкв\.\s*\d+"
+    r"|\b\d+\s+[a-z]+(?:\s+[a-z]+)?\s+(?:street|st\.|avenue|ave\.|road|rd\.|lane|drive|blvd)"
+)
+# Schools: a named Japanese school ("市立北小学校", "第三中学校"), a Japanese class ("3年2組"),
+# Russian numbered schools, English named schools.
+_SCHOOL = re.compile(
+    r"(?:市|区|町|村|県|都|府|道|国|私)立[一-龥々ぁ-んァ-ヶー]{1,10}"
+    r"(?:小学校|中学校|高等学校|高校|中学|学園|学院)"
+    r"|第[一二三四五六七八九十\d]+(?:小学校|中学校|高等学校|高校)"
+    r"|\d+\s*年\s*\d+\s*組"
+    r"|(?:школ[аеуыой]*|гимнази[яиюей]|лице[йяюе])\s*(?:no\.?|n|номер)\s*\d+"
+    r"|\b(?!(?:in|at|to|a|an|the|my|our|your|his|her|their|of|from|finished|attended|local|"
+    r"junior|senior|and|or)\s)[a-z]+\s+(?:elementary|primary|middle|junior high|high)\s+school"
 )
 # Dates and clock times look like digit groups; they are removed before the phone check.
 _DATE_OR_TIME = re.compile(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}:\d{2}(?::\d{2})?")
@@ -131,6 +150,21 @@ def check_comment_text(text: str, *, field: str = "text") -> None:
         raise RuleViolation(
             "phone_not_allowed",
             _("Phone numbers are not allowed (rule: no contact details)."),
+            field=field,
+        )
+    if any(_ADDRESS.search(v) for v in variants):
+        raise RuleViolation(
+            "address_not_allowed",
+            _("Addresses are not allowed (rule: no real names, schools or addresses)."),
+            field=field,
+        )
+    if any(_SCHOOL.search(v) for v in variants):
+        raise RuleViolation(
+            "school_not_allowed",
+            _(
+                "Names of schools and classes are not allowed (rule: no real names, schools or "
+                "addresses)."
+            ),
             field=field,
         )
     if any(_MESSENGER.search(v) for v in variants):

@@ -96,6 +96,39 @@ def test_phone_numbers_are_rejected(text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "〒123-4567 東京都",
+        "住所は150-0001です",
+        "渋谷区神南1丁目",
+        "3番地に住んでる",
+        "ул. Ленина, д. 5",
+        "улица Пушкина дом 10",
+        "I live at 221 Baker Street",
+    ],
+)
+def test_addresses_are_rejected(text: str) -> None:
+    error = violation(text)
+    assert error.code == "address_not_allowed"
+    assert "addresses" in error.message
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "市立北小学校に通ってる",
+        "第三中学校です",
+        "3年2組です",
+        "Я учусь в школе № 5",
+        "гимназия №1",
+        "Springfield Elementary School rocks",
+    ],
+)
+def test_schools_and_classes_are_rejected(text: str) -> None:
+    assert violation(text).code == "school_not_allowed"
+
+
+@pytest.mark.parametrize(
     "text", ["line id: abc123", "LINE ID abc_123", "discord: bobby#1234", "telegram @bobby"]
 )
 def test_messenger_ids_are_rejected(text: str) -> None:
@@ -158,6 +191,10 @@ def test_blocked_words_are_rejected_despite_obfuscation(text: str, entry: str) -
         "Спасибо за игру! Застрахуй свой угол.",
         "The 10x10 board with 3 players",
         "gg",
+        "小学校のころよく遊んだ",
+        "I finished high school, my high school friend taught me",
+        "В школе играли в реверси",
+        "I played 100-1000 games",
     ],
 )
 def test_innocent_texts_pass(text: str) -> None:
