@@ -19,7 +19,7 @@ from games.community.changelog import read_changelog
 from games.community.errors import CommunityError, NotFound
 from games.community.models import RatingValue
 from games.community.moderators import is_moderator
-from games.community.selectors import BUG_REPORT_FILTERS, COMMENT_QUEUES
+from games.community.selectors import BUG_REPORT_FILTERS, COMMENT_QUEUES, FILTER_LABELS
 from games.community.text_rules import (
     BUG_REPORT_MAX_LENGTH,
     COMMENT_MAX_LENGTH,
@@ -145,10 +145,10 @@ def moderation_page(request: HttpRequest) -> HttpResponse:
     bugs = bugs if bugs in BUG_REPORT_FILTERS else "open"
     context = {
         "queue": queue,
-        "queues": COMMENT_QUEUES,
+        "queues": [(name, FILTER_LABELS[name]) for name in COMMENT_QUEUES],
         "comments": selectors.moderation_comments(queue)[:MODERATION_ITEMS_ON_PAGE],
         "bugs": bugs,
-        "bug_filters": BUG_REPORT_FILTERS,
+        "bug_filters": [(name, FILTER_LABELS[name]) for name in BUG_REPORT_FILTERS],
         "bug_reports": selectors.moderation_bug_reports(bugs)[:MODERATION_ITEMS_ON_PAGE],
         "log": selectors.moderation_log()[:LOG_ENTRIES_ON_PAGE],
         "reason_max_length": REASON_MAX_LENGTH,

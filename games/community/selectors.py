@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 
 from django.db.models import Count, Prefetch, Q, QuerySet
+from django.utils.translation import gettext_lazy as _
 
 from games.community.models import (
     BugReport,
@@ -19,6 +20,15 @@ from games.community.version import app_commit, app_version
 
 COMMENT_QUEUES = ("reported", "recent", "hidden", "deleted")
 BUG_REPORT_FILTERS = ("open", "resolved", "all")
+FILTER_LABELS = {
+    "reported": _("Reported"),
+    "recent": _("Recent"),
+    "hidden": _("Hidden"),
+    "deleted": _("Deleted"),
+    "open": _("Open"),
+    "resolved": _("Resolved"),
+    "all": _("All"),
+}
 
 
 @dataclass(frozen=True)

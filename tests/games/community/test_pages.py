@@ -189,3 +189,18 @@ def test_footer_shows_version_and_commit(footer_settings) -> None:
     html = render_to_string("community/footer.html", request=request)
     assert f"Version {app_version()} · {app_commit()}" in html
     assert 'href="/changelog/"' in html
+
+
+def test_moderation_page_escapes_comments_reports_and_bug_reports(moderator: User) -> None:
+    visitor = Client(HTTP_USER_AGENT="<img src=x onerror=alert(3)>")
+    visitor.post("/community/comments/", {"text": "<script>alert(1)</script>"})
+    comment = Comment.objects.get()
+    visitor.post(f"/community/comments/{comment.pk}/report/", {"reason": "<i>r</i>"})
+    visitor.post("/community/bug-reports/", {"text": "<script>alert(2)</script>"})
+    browser = Client()
+    browser.force_login(moderator)
+    html = page(browser, "/moderation/?queue=recent")
+    assert "<script>alert" not in html and "<i>r</i>" not in html and "<img src=x" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "&lt;script&gt;alert(2)&lt;/script&gt;" in html
+    assert "&lt;img src=x onerror=alert(3)&gt;" in html
