@@ -3,6 +3,8 @@
 Forms post to small views that call the services and redirect back (no JavaScript needed).
 """
 
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
 from django.contrib import messages
@@ -33,12 +35,22 @@ LOG_ENTRIES_ON_PAGE = 50
 MODERATION_ITEMS_ON_PAGE = 100
 
 
+def counts_page_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Decorate a page view so that it counts in the page views (once per visitor per day)."""
+
+    @wraps(view)
+    def counted(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        services.record_page_view(visitor=visitor_from_request(request))
+        return view(request, *args, **kwargs)
+
+    return counted
+
+
 @require_GET
+@counts_page_view
 def community_page(request: HttpRequest) -> HttpResponse:
     """Counters, the rating buttons, comments and replies, and the bug report form."""
-    visitor = visitor_from_request(request)
-    services.record_page_view(visitor=visitor)
-    return _render_community(request, visitor.key)
+    return _render_community(request, visitor_from_request(request).key)
 
 
 def _render_community(

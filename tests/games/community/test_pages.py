@@ -204,3 +204,10 @@ def test_moderation_page_escapes_comments_reports_and_bug_reports(moderator: Use
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert "&lt;script&gt;alert(2)&lt;/script&gt;" in html
     assert "&lt;img src=x onerror=alert(3)&gt;" in html
+
+
+def test_community_page_states_the_comment_rules_and_bug_report_privacy() -> None:
+    html = page(Client())
+    assert "No URLs or web addresses" in html
+    assert "No real names, schools, classes or addresses." in html
+    assert "Only the moderators read bug reports" in html
