@@ -3,13 +3,17 @@
 from dataclasses import dataclass
 
 from django.http import HttpRequest
+from django.utils.crypto import salted_hmac
 
 USER_AGENT_MAX_LENGTH = 512
 
 
 @dataclass(frozen=True)
 class Visitor:
-    """The identity the community features count and rate-limit by."""
+    """The identity the community features count and rate-limit by.
+
+    ``key`` is ``user:<id>`` or ``session:<digest of the session key>``.
+    """
 
     key: str
     user_id: int | None
@@ -31,10 +35,15 @@ def visitor_from_request(request: HttpRequest, *, create_session: bool = True) -
             if not create_session:
                 return None
             session.save()
-        key, user_id = f"session:{session.session_key}", None
+        key, user_id = f"session:{_digest(session.session_key)}", None
     return Visitor(
         key=key,
         user_id=user_id,
         ip_address=request.META.get("REMOTE_ADDR") or None,
         user_agent=request.META.get("HTTP_USER_AGENT", "")[:USER_AGENT_MAX_LENGTH],
     )
+
+
+def _digest(session_key: str) -> str:
+    """A stable stand-in for the session key, so stored keys cannot be used as cookies."""
+    return salted_hmac("games.community.visitor", session_key).hexdigest()[:32]

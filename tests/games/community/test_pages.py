@@ -211,3 +211,12 @@ def test_community_page_states_the_comment_rules_and_bug_report_privacy() -> Non
     assert "No URLs or web addresses" in html
     assert "No real names, schools, classes or addresses." in html
     assert "Only the moderators read bug reports" in html
+
+
+def test_stored_visitor_key_is_not_the_session_cookie() -> None:
+    browser = Client()
+    page(browser)
+    session_key = browser.cookies["sessionid"].value
+    (visitor_key,) = PageView.objects.values_list("visitor_key", flat=True)
+    assert visitor_key.startswith("session:")
+    assert session_key not in visitor_key
