@@ -70,6 +70,9 @@ class ModeratorOnlyAdmin(admin.ModelAdmin):
     def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return is_moderator(request.user) and super().has_change_permission(request, obj)
 
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return is_moderator(request.user) and super().has_delete_permission(request, obj)
+
 
 class BugReportNoteInline(admin.TabularInline):
     model = BugReportNote

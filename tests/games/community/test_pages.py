@@ -1,7 +1,7 @@
 """The community, moderation and changelog pages."""
 
 import pytest
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Permission, User
 from django.template.loader import render_to_string
 from django.test import Client, RequestFactory
 
@@ -220,3 +220,18 @@ def test_stored_visitor_key_is_not_the_session_cookie() -> None:
     (visitor_key,) = PageView.objects.values_list("visitor_key", flat=True)
     assert visitor_key.startswith("session:")
     assert session_key not in visitor_key
+
+
+def test_bug_reports_in_the_admin_need_a_moderator(moderator: User) -> None:
+    _bug_report()
+    report = BugReport.objects.get()
+    staff = User.objects.create_user("staff-all")
+    for who, status in ((staff, 403), (moderator, 200)):
+        who.is_staff = True
+        who.save()
+        who.user_permissions.set(Permission.objects.filter(codename__endswith="bugreport"))
+        browser = Client()
+        browser.force_login(who)
+        response = browser.get(f"/admin/games/bugreport/{report.pk}/change/")
+        assert response.status_code == status
+        assert (BUG_TEXT in response.content.decode()) == (status == 200)
