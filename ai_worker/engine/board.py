@@ -37,6 +37,7 @@ from dataclasses import dataclass
 
 from ai_worker.engine.geometry import DIRECTIONS
 from ai_worker.engine.squares import (
+    BLACK,
     COLOR_NAMES,
     EMPTY,
     NEUTRAL,
@@ -78,7 +79,7 @@ class Board:
         self.variant = variant if variant is not None else Variant()
         self._geometry = self.variant.geometry
         self._discs: Discs = self.variant.start_discs()
-        self.turn = 0
+        self.turn = BLACK
         self.move_stack: list[Move] = []
         self._history: list[tuple[Discs, int]] = []
         self._first_ply = 0
@@ -103,8 +104,7 @@ class Board:
     @property
     def in_placement_phase(self) -> bool:
         """True while the free opening's four centre discs are being placed."""
-        centre = self._geometry.centre
-        return self.variant.opening == "free" and self._occupied() & centre != centre
+        return self._placing(self._occupied())
 
     @property
     def disc_masks(self) -> Discs:
@@ -261,7 +261,7 @@ class Board:
 
     @classmethod
     def from_text(cls, text: str) -> Board:
-        """Read the text form; a malformed or inconsistent text raises ``ValueError``."""
+        """Read the text form (the move stack starts empty); bad text raises ``ValueError``."""
         lines = text.rstrip("\n").split("\n")
         if len(lines) < 4:
             raise ValueError("a position needs variant, turn, ply and phase lines, then rows")
@@ -292,6 +292,10 @@ class Board:
         black, white, red, green, neutral = self._discs
         return black | white | red | green | neutral
 
+    def _placing(self, occupied: int) -> bool:
+        centre = self._geometry.centre
+        return self.variant.opening == "free" and occupied & centre != centre
+
     def _others(self) -> int:
         return self._occupied() & ~self._discs[self.turn]
 
@@ -306,7 +310,7 @@ class Board:
         geometry = self._geometry
         occupied = self._occupied()
         empty = geometry.cells & ~occupied
-        if self.variant.opening == "free" and occupied & geometry.centre != geometry.centre:
+        if self._placing(occupied):
             return geometry.centre & empty, _PLACE
         own = self._discs[self.turn]
         moves = geometry.moves(own, occupied & ~own, empty)

@@ -1,6 +1,6 @@
 """URLs of the REST API, mounted at ``/api/``."""
 
-from django.urls import path, re_path
+from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from games.api import views
@@ -22,5 +22,4 @@ urlpatterns = [
     path("rooms/<str:code>/", views.RoomDetailView.as_view(), name="api-room"),
     path("rooms/<str:code>/join/", views.RoomJoinView.as_view(), name="api-room-join"),
     path("rooms/<str:code>/rematch/", views.RoomRematchView.as_view(), name="api-room-rematch"),
-    re_path(r"^(?P<path>.*)$", views.unknown_endpoint),
 ]

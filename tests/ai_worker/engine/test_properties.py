@@ -22,7 +22,7 @@ def disc_total(board: Board) -> int:
     return sum(char in DISC_CHARS for char in cells(board).values())
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     variant=st.sampled_from(ALL_VARIANTS),
     choices=st.lists(st.integers(min_value=0, max_value=1 << 16), min_size=40, max_size=130),

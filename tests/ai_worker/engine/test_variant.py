@@ -101,6 +101,14 @@ def test_random_blocked_cells_are_reproducible_and_keep_the_start_playable() -> 
         assert board.rows()[0][0] == "X"
 
 
+@pytest.mark.parametrize("settings", [{"board": "octagon", "players": 3}, {"players": 4}])
+def test_random_blocked_cells_in_multi_player_boards(settings: dict[str, Any]) -> None:
+    variant = Variant.with_random_blocked(10, seed=3, **settings)
+    assert len(variant.blocked) == 10
+    assert Variant.from_json(variant.to_json()) == variant
+    assert Variant.with_random_blocked(0, seed=3, **settings) == Variant(**settings)
+
+
 def test_random_blocked_needs_a_sensible_count() -> None:
     with pytest.raises(VariantError) as caught:
         Variant.with_random_blocked(40, seed=1, board="6x6")
@@ -108,6 +116,10 @@ def test_random_blocked_needs_a_sensible_count() -> None:
     with pytest.raises(VariantError) as caught:
         Variant.with_random_blocked(2, seed=1, board="6x6", players=3)
     assert caught.value.field == "board"
+    for count, extra in [(-1, {}), (2, {"blocked": ("c3",)})]:
+        with pytest.raises(VariantError) as caught:
+            Variant.with_random_blocked(count, seed=1, **extra)
+        assert caught.value.field == "blocked"
 
 
 def test_the_octagon_has_88_cells_and_no_corners() -> None:
