@@ -20,7 +20,9 @@ def cpu_move(game_id: int, ply: int) -> bool:
     if job is None:
         return False
     result = choose_move(job.board, job.level, seed=job.seed)
-    return services.apply_cpu_move(game_id=game_id, ply=ply, notation=str(result.move))
+    return services.apply_cpu_move(
+        game_id=game_id, ply=ply, position=job.position, notation=str(result.move)
+    )
 
 
 @shared_task(soft_time_limit=SOFT_TIME_LIMIT, time_limit=HARD_TIME_LIMIT)
@@ -30,4 +32,6 @@ def hint(game_id: int, ply: int) -> bool:
     if job is None:
         return False
     result = choose_move(job.board, job.level, seed=job.seed)
-    return services.store_hint(game_id=game_id, ply=ply, notation=str(result.move))
+    return services.store_hint(
+        game_id=game_id, ply=ply, position=job.position, notation=str(result.move)
+    )

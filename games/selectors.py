@@ -52,6 +52,7 @@ def replays_to_position(game: Game) -> bool:
 class SearchJob:
     """What a worker needs to search a game's position for the CPU or a hint."""
 
+    position: str
     board: Board
     level: str
     seed: int
@@ -66,7 +67,7 @@ def cpu_job(game_id: int, ply: int) -> SearchJob | None:
     seat = game.seats.filter(color=board.turn, kind=Seat.Kind.CPU).first()
     if seat is None:
         return None
-    return SearchJob(board=board, level=seat.level, seed=game.seed + ply)
+    return SearchJob(position=game.position, board=board, level=seat.level, seed=game.seed + ply)
 
 
 def hint_job(game_id: int, ply: int) -> SearchJob | None:
@@ -74,7 +75,8 @@ def hint_job(game_id: int, ply: int) -> SearchJob | None:
     game = Game.objects.filter(pk=game_id, ply=ply, status=Game.Status.ACTIVE).first()
     if game is None or not game.hint or game.hint["ply"] != ply or game.hint["move"]:
         return None
-    return SearchJob(board=Board.from_text(game.position), level="strong", seed=game.seed + ply)
+    board = Board.from_text(game.position)
+    return SearchJob(position=game.position, board=board, level="strong", seed=game.seed + ply)
 
 
 def cpu_turn_stalled(game: Game) -> bool:

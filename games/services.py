@@ -320,12 +320,15 @@ def play_move(*, player: Player, game_id: int, notation: str, ply: int) -> Game:
     return game
 
 
-def apply_cpu_move(*, game_id: int, ply: int, notation: str) -> bool:
-    """Store the CPU's move computed for ``ply``; a stale or repeated result does nothing."""
+def apply_cpu_move(*, game_id: int, ply: int, position: str, notation: str) -> bool:
+    """Store the CPU's move searched in ``position`` at ``ply``; stale or repeated does nothing.
+
+    The position guards against an undo followed by other moves back to the same ply.
+    """
     with transaction.atomic():
         game = _locked_game(game_id)
         board = Board.from_text(game.position)
-        if not selectors.cpu_to_move(game, board) or game.ply != ply:
+        if game.ply != ply or game.position != position or not selectors.cpu_to_move(game, board):
             return False
         _record(game, board, _parse_move(notation))
         _settle(game, board)
@@ -428,11 +431,12 @@ def request_hint(*, player: Player, game_id: int) -> Game:
     return game
 
 
-def store_hint(*, game_id: int, ply: int, notation: str) -> bool:
-    """Store the hint computed for ``ply``; a stale or repeated result does nothing."""
+def store_hint(*, game_id: int, ply: int, position: str, notation: str) -> bool:
+    """Store the hint searched in ``position`` at ``ply``; stale or repeated does nothing."""
     with transaction.atomic():
         game = _locked_game(game_id)
-        if game.ply != ply or not game.hint or game.hint["ply"] != ply or game.hint["move"]:
+        pending = game.hint and game.hint["ply"] == ply and not game.hint["move"]
+        if game.ply != ply or game.position != position or not pending:
             return False
         game.hint = {"ply": ply, "move": notation}
         _publish(game, "hint", Board.from_text(game.position))

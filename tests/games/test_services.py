@@ -6,6 +6,7 @@ import pytest
 from django.utils import timezone
 
 from ai_worker import tasks
+from ai_worker.engine import Board
 from games import selectors, services
 from games.identity import Player
 from games.models import Game, Room, Seat
@@ -34,6 +35,14 @@ def local_game(moves: list[str] = (), *, undo: bool = True) -> Game:
     for notation in moves:
         game = services.play_move(player=ALICE, game_id=game.pk, notation=notation, ply=game.ply)
     return game
+
+
+def play_for_cpu(game: Game, notation: str) -> bool:
+    """Store ``notation`` as the CPU's move in the game's current position."""
+    game.refresh_from_db()
+    return services.apply_cpu_move(
+        game_id=game.pk, ply=game.ply, position=game.position, notation=notation
+    )
 
 
 def test_cpu_game_seats_the_player_and_queues_the_cpu_when_it_starts() -> None:
@@ -124,15 +133,31 @@ def test_cpu_undo_removes_the_cpu_replies_and_the_pass_in_between() -> None:
         if ply % 2 == 0:
             services.play_move(player=ALICE, game_id=game.pk, notation=notation, ply=ply)
         else:
-            assert services.apply_cpu_move(game_id=game.pk, ply=ply, notation=notation)
+            assert play_for_cpu(game, notation)
     game.refresh_from_db()
     assert game.ply == len(BLACK_MUST_PASS) + 1  # black's pass followed at once
-    assert services.apply_cpu_move(game_id=game.pk, ply=game.ply, notation="e3")
+    assert play_for_cpu(game, "e3")
     assert state(game)["to_move"] == "black"
     game = services.undo_move(player=ALICE, game_id=game.pk)
     current = state(game)
     assert current["moves"] == BLACK_MUST_PASS[:6]  # back to before black's a1
     assert current["to_move"] == "black"
+    assert_replays(game)
+
+
+def test_a_cpu_move_searched_before_an_undo_is_dropped() -> None:
+    game = services.create_cpu_game(
+        player=ALICE, variant={}, level="easy", color="black", undo_allowed=True
+    )
+    services.play_move(player=ALICE, game_id=game.pk, notation="f5", ply=0)
+    job = selectors.cpu_job(game.pk, 1)
+    services.undo_move(player=ALICE, game_id=game.pk)
+    services.play_move(player=ALICE, game_id=game.pk, notation="c4", ply=0)
+    reply = str(Board.from_text(job.position).legal_moves[0])
+    assert not services.apply_cpu_move(
+        game_id=game.pk, ply=1, position=job.position, notation=reply
+    )
+    assert tasks.cpu_move(game.pk, 1) is True  # the task queued for the new position
     assert_replays(game)
 
 
