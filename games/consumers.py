@@ -10,6 +10,7 @@ anyone else watches as a spectator.
 import json
 from urllib.parse import parse_qs
 
+from asgiref.sync import ThreadSensitiveContext
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.urls import path
@@ -58,7 +59,7 @@ def _current_state(game_id: int, player: Player | None) -> dict:
     game = Game.objects.get(pk=game_id)
     if selectors.cpu_turn_stalled(game):
         services.requeue_stalled_cpu_turn(game_id=game_id)
-    return selectors.game_state(game) | {"you": selectors.viewer_colors(game, player)}
+    return selectors.game_state(game, viewer=player)
 
 
 @database_sync_to_async
@@ -73,6 +74,12 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     group = ""
     player: Player | None = None
     you: list[str]
+
+    async def __call__(self, scope: dict, receive: object, send: object) -> None:
+        # Like Django's HTTP handler: this connection's database work gets its own thread
+        # instead of queueing behind every other websocket on one shared thread.
+        async with ThreadSensitiveContext():
+            await super().__call__(scope, receive, send)
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])

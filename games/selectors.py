@@ -127,8 +127,8 @@ def resignation_result(board: Board, loser: int) -> dict:
     }
 
 
-def game_state(game: Game, *, board: Board | None = None) -> dict:
-    """The full state of a game as JSON (the API's and the websocket's game object)."""
+def game_state(game: Game, *, board: Board | None = None, viewer: Player | None = None) -> dict:
+    """The full state of a game as JSON; ``you`` lists the colours ``viewer`` plays."""
     board = board or Board.from_text(game.position)
     seats = list(game.seats.select_related("user").order_by("color"))
     record = list(game.moves.order_by("ply").values_list("ply", "notation", "color", "flipped"))
@@ -155,20 +155,21 @@ def game_state(game: Game, *, board: Board | None = None) -> dict:
         "undo": {"allowed": game.undo_allowed, "used": game.undo_count},
         "hints": {"used": game.hint_count, "current": game.hint},
         "seats": [_seat_state(seat) for seat in seats],
+        "you": [COLOR_NAMES[seat.color] for seat in seats if viewer and viewer.holds(seat)],
         "room": _room_state(room),
         "created_at": game.created_at.isoformat(),
         "updated_at": game.updated_at.isoformat(),
     }
 
 
-def room_state(room: Room) -> dict:
+def room_state(room: Room, *, viewer: Player | None = None) -> dict:
     """A room with its game's state (the rooms endpoints' answer)."""
     return {
         "code": room.code,
         "url": f"/room/{room.code}/",
         "state": room.state,
         "rematch": _room_link(room.rematch),
-        "game": game_state(room.game),
+        "game": game_state(room.game, viewer=viewer),
     }
 
 

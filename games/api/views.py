@@ -52,17 +52,6 @@ def validated(serializer_class: type, data: object) -> dict:
     return serializer.validated_data
 
 
-def state_for(game: Game, player: Player | None) -> dict:
-    """The game state plus ``you``: the colours the viewer plays."""
-    return selectors.game_state(game) | {"you": selectors.viewer_colors(game, player)}
-
-
-def room_for(room: Room, player: Player | None) -> dict:
-    body = selectors.room_state(room)
-    body["game"]["you"] = selectors.viewer_colors(room.game, player)
-    return body
-
-
 def get_game(game_id: int) -> Game:
     try:
         return Game.objects.get(pk=game_id)
@@ -146,7 +135,7 @@ class GameListView(APIView):
         query = validated(GameListQuerySerializer, request.query_params.dict())
         player = request_player(request, create=False)
         games = selectors.games_of(player, status=query.get("status"))[:50]
-        return Response({"games": [state_for(game, player) for game in games]})
+        return Response({"games": [selectors.game_state(game, viewer=player) for game in games]})
 
     @extend_schema(request=GameCreateSerializer, responses={201: STATE})
     def post(self, request: Request) -> Response:
@@ -164,7 +153,7 @@ class GameListView(APIView):
             game = services.create_local_game(
                 player=player, variant=data["variant"], undo_allowed=data["undo"]
             )
-        return Response(state_for(game, player), status=status.HTTP_201_CREATED)
+        return Response(selectors.game_state(game, viewer=player), status=status.HTTP_201_CREATED)
 
 
 class GameDetailView(APIView):
@@ -175,7 +164,7 @@ class GameDetailView(APIView):
         game = get_game(game_id)
         if selectors.cpu_turn_stalled(game):
             services.requeue_stalled_cpu_turn(game_id=game.pk)
-        return Response(state_for(game, request_player(request, create=False)))
+        return Response(selectors.game_state(game, viewer=request_player(request, create=False)))
 
 
 class MoveView(APIView):
@@ -188,7 +177,7 @@ class MoveView(APIView):
         game = services.play_move(
             player=player, game_id=game_id, notation=data["move"], ply=data["ply"]
         )
-        return Response(state_for(game, player), status=status.HTTP_201_CREATED)
+        return Response(selectors.game_state(game, viewer=player), status=status.HTTP_201_CREATED)
 
 
 class UndoView(APIView):
@@ -198,7 +187,7 @@ class UndoView(APIView):
     def post(self, request: Request, game_id: int) -> Response:
         player = seated_player(request)
         game = services.undo_move(player=player, game_id=game_id)
-        return Response(state_for(game, player))
+        return Response(selectors.game_state(game, viewer=player))
 
 
 class HintView(APIView):
@@ -208,7 +197,7 @@ class HintView(APIView):
     def post(self, request: Request, game_id: int) -> Response:
         player = seated_player(request)
         game = services.request_hint(player=player, game_id=game_id)
-        return Response(state_for(game, player), status=status.HTTP_202_ACCEPTED)
+        return Response(selectors.game_state(game, viewer=player), status=status.HTTP_202_ACCEPTED)
 
 
 class ResignView(APIView):
@@ -218,7 +207,7 @@ class ResignView(APIView):
     def post(self, request: Request, game_id: int) -> Response:
         player = seated_player(request)
         game = services.resign(player=player, game_id=game_id)
-        return Response(state_for(game, player))
+        return Response(selectors.game_state(game, viewer=player))
 
 
 class TakeoverView(APIView):
@@ -231,7 +220,7 @@ class TakeoverView(APIView):
         game = services.take_over_seat(
             player=player, game_id=game_id, color=data["color"], level=data["level"]
         )
-        return Response(state_for(game, player))
+        return Response(selectors.game_state(game, viewer=player))
 
 
 class RoomCreateView(APIView):
@@ -243,7 +232,7 @@ class RoomCreateView(APIView):
         player = seated_player(request)
         seats = [SeatSpec(seat["kind"], seat.get("level", "")) for seat in data.get("seats", [])]
         room = services.create_room(player=player, variant=data["variant"], seats=seats)
-        return Response(room_for(room, player), status=status.HTTP_201_CREATED)
+        return Response(selectors.room_state(room, viewer=player), status=status.HTTP_201_CREATED)
 
 
 class RoomDetailView(APIView):
@@ -251,7 +240,9 @@ class RoomDetailView(APIView):
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request, code: str) -> Response:
-        return Response(room_for(get_room(code), request_player(request, create=False)))
+        return Response(
+            selectors.room_state(get_room(code), viewer=request_player(request, create=False))
+        )
 
 
 class RoomJoinView(APIView):
@@ -262,7 +253,7 @@ class RoomJoinView(APIView):
         data = validated(JoinSerializer, request.data)
         player = seated_player(request)
         room = services.join_room(player=player, code=code, color=data.get("color"))
-        return Response(room_for(get_room(room.code), player))
+        return Response(selectors.room_state(get_room(room.code), viewer=player))
 
 
 class RoomRematchView(APIView):
@@ -273,7 +264,7 @@ class RoomRematchView(APIView):
         player = seated_player(request)
         room, created = services.rematch_room(player=player, code=code)
         return Response(
-            room_for(get_room(room.code), player),
+            selectors.room_state(get_room(room.code), viewer=player),
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
 
