@@ -1,5 +1,6 @@
-"""The same ply posted many times at once: the row lock lets exactly one move through."""
+"""Racing requests: the game row lock lets exactly one of them through."""
 
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from threading import Barrier
 
@@ -12,29 +13,56 @@ from games.models import Game
 
 CLIENTS = 8
 
+pytestmark = pytest.mark.django_db(transaction=True)
 
-@pytest.mark.django_db(transaction=True)
+
+def race(requests: list[Callable[[], int]]) -> list[int]:
+    """Run the requests in threads released at the same moment; their status codes."""
+    start = Barrier(len(requests))
+
+    def run(request: Callable[[], int]) -> int:
+        try:
+            start.wait()
+            return request()
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(len(requests)) as pool:
+        return list(pool.map(run, requests))
+
+
 def test_one_move_per_ply_under_concurrent_posts(alice) -> None:
     client, _ = alice
     game = client.post("/api/games/", {"mode": "local"}, format="json").json()
     token = client._credentials["HTTP_AUTHORIZATION"]
-    start = Barrier(CLIENTS)
 
-    def post(notation: str) -> int:
-        try:
+    def poster(notation: str) -> Callable[[], int]:
+        def post() -> int:
             racer = APIClient()
             racer.credentials(HTTP_AUTHORIZATION=token)
             body = {"move": notation, "ply": 0}
-            start.wait()
             return racer.post(f"/api/games/{game['id']}/moves/", body, format="json").status_code
-        finally:
-            connection.close()
 
-    notations = ["f5", "e6", "d3", "c4"] * (CLIENTS // 4)
-    with ThreadPoolExecutor(CLIENTS) as pool:
-        statuses = list(pool.map(post, notations))
+        return post
+
+    statuses = race([poster(notation) for notation in ["f5", "e6", "d3", "c4"] * (CLIENTS // 4)])
     assert sorted(statuses) == [201] + [409] * (CLIENTS - 1)
     stored = Game.objects.get(pk=game["id"])
     assert stored.ply == 1
     assert stored.moves.count() == 1
     assert selectors.replays_to_position(stored)
+
+
+def test_one_player_gets_the_last_room_seat(alice, make_account) -> None:
+    client, _ = alice
+    room = client.post("/api/rooms/", {}, format="json").json()
+    joiners = [make_account(f"joiner{index}")[0] for index in range(CLIENTS)]
+
+    def joiner(racer: APIClient) -> Callable[[], int]:
+        return lambda: racer.post(f"/api/rooms/{room['code']}/join/", {}, format="json").status_code
+
+    statuses = race([joiner(racer) for racer in joiners])
+    assert sorted(statuses) == [200] + [409] * (CLIENTS - 1)
+    game = Game.objects.get(pk=room["game"]["id"])
+    assert game.status == "active"
+    assert game.seats.filter(user__username__startswith="joiner").count() == 1
