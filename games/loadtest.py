@@ -29,6 +29,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
 LEVELS = ("easy", "normal", "strong")
+STAGGER = 0.05
 
 
 @dataclass
@@ -73,11 +74,12 @@ async def play_game(
 ) -> None:
     """Play black against the CPU at ``level`` until the game ends or the deadline passes."""
     rng = random.Random(index)
+    await asyncio.sleep(index * STAGGER)  # players arrive over a moment, not all in one tick
     created = await http.post("/api/games/", json={"mode": "cpu", "level": level})
     created.raise_for_status()
     game_id = created.json()["id"]
     ws_url = base_url.replace("http", "ws", 1) + f"/ws/games/{game_id}/?token={token}"
-    async with connect(ws_url, origin=base_url) as websocket:
+    async with connect(ws_url, origin=base_url, open_timeout=30) as websocket:
         socket = GameSocket(websocket)
         try:
             _, first = await socket.next(timeout=30)
