@@ -59,7 +59,7 @@ def test_cpu_game_seats_the_player_and_queues_the_cpu_when_it_starts() -> None:
 
 def test_cpu_task_plays_until_the_person_is_to_move_and_ignores_repeats() -> None:
     game = services.create_cpu_game(
-        player=ALICE, variant={"players": 4}, level="normal", color="red", undo_allowed=False
+        player=ALICE, variant={"players": 4}, level="easy", color="red", undo_allowed=False
     )
     for ply in (0, 1):
         assert tasks.cpu_move(game.pk, ply) is True
