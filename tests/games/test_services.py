@@ -1,5 +1,6 @@
 """Services: every write path keeps the move record replayable to the stored position."""
 
+import random
 from datetime import timedelta
 
 import pytest
@@ -27,7 +28,7 @@ def assert_replays(game: Game) -> None:
 
 def state(game: Game) -> dict:
     game.refresh_from_db()
-    return selectors.game_state(game)
+    return selectors.game_state(game, viewer=ALICE)
 
 
 def local_game(moves: list[str] = (), *, undo: bool = True) -> Game:
@@ -325,3 +326,30 @@ def test_guest_games_move_to_the_new_account(django_user_model) -> None:
     assert services.claim_guest_games(guest_id=ALICE.guest_id, user_id=user.pk) == 2
     assert list(selectors.games_of(Player(user_id=user.pk), status="active")) == [game]
     assert not selectors.games_of(ALICE).exists()
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [
+        {"board": "6x6"},
+        {"board": "octagon", "opening": "free"},
+        {"board": "10x10", "anti": True, "blocked": 4},
+        {"handicap": 2, "handicap_color": "white", "opening": "parallel"},
+        {"players": 3, "board": "octagon"},
+        {"players": 4, "anti": True},
+    ],
+)
+def test_every_variant_plays_to_the_end_and_replays(variant: dict) -> None:
+    game = services.create_cpu_game(
+        player=ALICE, variant=variant, level="easy", color="random", undo_allowed=False
+    )
+    rng = random.Random(game.seed)
+    while (current := state(game))["status"] == "active":
+        if current["to_move"] in current["you"]:
+            notation = rng.choice(current["legal_moves"])
+            services.play_move(player=ALICE, game_id=game.pk, notation=notation, ply=game.ply)
+        else:
+            assert tasks.cpu_move(game.pk, current["ply"]) is True
+    assert current["result"]["reason"] == "end"
+    assert sum(current["result"]["discs"].values()) + current["empties"] <= 100
+    assert_replays(game)
