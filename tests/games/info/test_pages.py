@@ -139,3 +139,23 @@ def test_comment_rules_state_the_enforced_length_limit(language: str) -> None:
     html = get(Client(), "comment-rules", language)
     assert str(COMMENT_MAX_LENGTH) in article(html)
     assert 'href="/community/"' in html
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_start_diagrams_show_the_spec_start_positions(language: str) -> None:
+    def diagrams(slug: str) -> list[list[str]]:
+        html = get(Client(), slug, language)
+        return [
+            re.findall(r'class="diagram-disc diagram-disc-(\w+)"', svg)
+            for svg in re.findall(r"<svg.*?</svg>", html, re.S)
+        ]
+
+    # Discs listed in the order d4, e4, d5, e5.
+    assert diagrams("how-to-play") == [
+        ["white", "black", "black", "white"],  # cross (R1)
+        ["white", "white", "black", "black"],  # parallel (R3)
+    ]
+    assert diagrams("multiplayer") == [
+        ["black", "white", "green", "red"],  # 4 players, clockwise from d4 (R8)
+        ["black", "white", "neutral", "red"],  # 3 players: d5 neutral
+    ]
