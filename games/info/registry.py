@@ -7,6 +7,7 @@ template (or title) falls back to English.
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from django.urls import reverse
 from django.utils.translation import get_language
 
 FALLBACK_LANGUAGE = "en"
@@ -60,3 +61,13 @@ def current_language() -> str:
 def in_language(texts: Mapping[str, str], language: str) -> str:
     """``texts[language]``, or the English text when that language has none."""
     return texts.get(language, texts[FALLBACK_LANGUAGE])
+
+
+def page_links(path: str) -> list[dict[str, object]]:
+    """Links to every page, titled in the active language; ``current`` marks the one at ``path``."""
+    language = current_language()
+    links: list[dict[str, object]] = []
+    for page in PAGES:
+        url = reverse(f"info:{page.slug}")
+        links.append({"url": url, "title": page.title(language), "current": url == path})
+    return links

@@ -2,11 +2,10 @@
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from games.community.text_rules import COMMENT_MAX_LENGTH, COMMENT_MAX_LINES
-from games.info.registry import GUIDE_NAME, PAGES, PAGES_BY_SLUG, current_language, in_language
+from games.info.registry import GUIDE_NAME, PAGES_BY_SLUG, current_language, in_language, page_links
 
 
 @require_safe
@@ -19,14 +18,7 @@ def info_page(request: HttpRequest, slug: str) -> HttpResponse:
     context = {
         "page_title": page.title(language),
         "guide_name": in_language(GUIDE_NAME, language),
-        "guide_pages": [
-            {
-                "url": reverse(f"info:{other.slug}"),
-                "title": other.title(language),
-                "current": other is page,
-            }
-            for other in PAGES
-        ],
+        "info_pages": page_links(request.path),
         "comment_max_length": COMMENT_MAX_LENGTH,
         "comment_max_lines": COMMENT_MAX_LINES,
     }
