@@ -544,7 +544,7 @@ def claim_guest_games(*, guest_id: str, user_id: int) -> int:
 
 def _locked_game(game_id: int) -> Game:
     try:
-        return Game.objects.select_for_update().get(pk=game_id)
+        return Game.objects.select_for_update().prefetch_related(selectors.SEATS).get(pk=game_id)
     except Game.DoesNotExist as error:
         raise GameNotFoundError("not_found", f"There is no game {game_id}.") from error
 
