@@ -93,12 +93,13 @@ def flips(player, opponent, square):
 
 @njit("int64(uint64, uint64, uint64, int64)", cache=True)
 def perft(player, opponent, walls, depth):
-    """Leaf count of the move tree ``depth`` plies deep (a forced pass is a ply; a finished
-    game before ``depth`` counts as no leaf). Bulk-counts the last ply."""
+    """Leaf count of the move tree ``depth`` (>= 1) plies deep, as ``Board.perft`` counts it:
+    a forced pass is a ply, a game over before ``depth`` is one leaf. Bulk-counts the last
+    ply."""
     moves = legal_moves(player, opponent, walls)
     if moves == ZERO:
         if legal_moves(opponent, player, walls) == ZERO:
-            return 0
+            return 1
         if depth == 1:
             return 1
         return perft(opponent, player, walls, depth - 1)
