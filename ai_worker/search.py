@@ -33,7 +33,7 @@ import numpy as np
 from ai_worker.engine import PASS, Board, Move
 from ai_worker.fast import bitboard, endgame, generic, midgame
 from ai_worker.fast.evaluation import WIN_SCORE
-from ai_worker.fast.geometry import Geometry, cells_of, geometry_of
+from ai_worker.fast.geometry import Geometry, bitboards_of, cells_of, geometry_of
 from ai_worker.fast.searchstate import (
     ABORTED,
     BEST,
@@ -142,13 +142,9 @@ class _BitboardSearch:
     """Searches of an 8x8 two-player position with the bitboard kernels."""
 
     def __init__(self, board: Board, deadline_ns: int) -> None:
-        codes = cells_of(board.rows())
-        me, rival = board.turn, 1 - board.turn
-        self.player = _bits(codes == me)
-        self.opponent = _bits(codes == rival)
-        self.walls = _bits(codes < -1)
+        self.player, self.opponent, self.walls = bitboards_of(board.rows(), board.turn)
         self.anti = int(board.variant.anti)
-        self.empties = int(np.count_nonzero(codes == -1))
+        self.empties = board.empties()
         self.stats = new_stats(deadline_ns)
         self.table = new_table(_TABLE_BITS)
         self.nodes = 0
@@ -271,10 +267,6 @@ class _BitboardSearch:
             f = bitboard.flips(p, o, square)
             p, o = o ^ f, p | f | bit
         return pv
-
-
-def _bits(mask: np.ndarray) -> np.uint64:
-    return np.uint64(sum(1 << int(i) for i in np.flatnonzero(mask)))
 
 
 class _GenericSearch:

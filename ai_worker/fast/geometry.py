@@ -99,3 +99,13 @@ def _weights(ray_lengths, rays, width, n, playable):
             weights[neighbour] = W_X if dc and dr else W_C
             corner_of[neighbour] = corner
     return weights, corner_of
+
+
+def bitboards_of(rows: list[str], player: int) -> tuple[np.uint64, np.uint64, np.uint64]:
+    """The (player, opponent, walls) bitboards of a drawn 8x8 two-player position."""
+    cells = cells_of(rows)
+    return _bits(cells == player), _bits(cells == 1 - player), _bits(cells < -1)
+
+
+def _bits(mask: np.ndarray) -> np.uint64:
+    return np.uint64(sum(1 << int(i) for i in np.flatnonzero(mask)))
