@@ -103,7 +103,8 @@ def choose_move(
     square, value, depth, exact, pv = found
     move = _move_of(square, board.width)
     score = float(value) if exact else _discs(value)
-    return SearchResult(move, score, pv, depth, searcher.nodes, exact, time.monotonic() - started)
+    nodes = int(searcher.stats[NODES])
+    return SearchResult(move, score, pv, depth, nodes, exact, time.monotonic() - started)
 
 
 def _easy_move(board: Board, legal: list[Move], rng: random.Random) -> Move:
@@ -147,14 +148,12 @@ class _BitboardSearch:
         self.empties = board.empties()
         self.stats = new_stats(deadline_ns)
         self.table = new_table(_TABLE_BITS)
-        self.nodes = 0
 
     def _run(self, kernel, *args) -> int | None:
         """Run one kernel call; None when it hit the deadline."""
-        self.stats[ABORTED] = 0
-        self.stats[NODES] = 0
+        if time.monotonic_ns() >= self.stats[DEADLINE]:
+            return None
         value = kernel(*args)
-        self.nodes += int(self.stats[NODES])
         return None if self.stats[ABORTED] else int(value)
 
     def _children(self):
@@ -281,7 +280,6 @@ class _GenericSearch:
         self.anti = int(board.variant.anti)
         self.empties = board.empties()
         self.stats = new_stats(deadline_ns)
-        self.nodes = 0
         moves = np.empty(self.cells.shape[0], dtype=np.int64)
         g = self.geometry
         count = generic.generate_moves(
@@ -300,13 +298,13 @@ class _GenericSearch:
         for square in order:
             child = self.cells.copy()
             generic.play(child, g.rays, g.ray_lengths, square, self.player)
-            self.stats[NODES] = 0
+            if time.monotonic_ns() >= self.stats[DEADLINE]:
+                return None
             value = generic.search(
                 child, g.rays, g.ray_lengths, g.adjacent, g.weights, g.corner_of,
                 following, self.player, self.players, self.anti, depth - 1,
                 -generic.INF if full_window else alpha, generic.INF, self.stats,
             )  # fmt: skip
-            self.nodes += int(self.stats[NODES])
             if self.stats[ABORTED]:
                 return None
             values.append((square, int(value)))

@@ -13,7 +13,7 @@ from ai_worker.fast.intrinsics import monotonic_ns
 NODES, ABORTED, DEADLINE, BEST = 0, 1, 2, 3
 NO_SQUARE = 64
 TT_BITS = 20
-_CLOCK_MASK = 0x3FFF
+_CLOCK_MASK = 0x3FF
 _HASH_P = np.uint64(0x9E3779B97F4A7C15)
 _HASH_O = np.uint64(0xC2B2AE3D27D4EB4F)
 
@@ -30,7 +30,7 @@ def new_table(bits: int = TT_BITS) -> np.ndarray:
 
 @njit(cache=True, inline="always")
 def tick(stats):
-    """Count a node; every few thousand nodes, abort if the deadline has passed."""
+    """Count a node; every thousand nodes or so, abort if the deadline has passed."""
     stats[NODES] += 1
     if (stats[NODES] & _CLOCK_MASK) == 0 and monotonic_ns() > stats[DEADLINE]:
         stats[ABORTED] = 1

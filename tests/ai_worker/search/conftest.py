@@ -37,3 +37,14 @@ def random_position(variant: Variant, plies: int, seed: int) -> Board:
 @pytest.fixture(params=sorted(FAMILIES), name="variant")
 def every_variant(request: pytest.FixtureRequest) -> Variant:
     return FAMILIES[request.param]
+
+
+def random_endgame(variant: Variant, empties: int, seed: int) -> Board:
+    """A random position with ``empties`` empty cells and the game not over."""
+    rng = random.Random(seed)
+    while True:
+        board = Board(variant)
+        while board.empties() > empties and not board.is_game_over():
+            board.push(rng.choice(board.legal_moves))
+        if not board.is_game_over():
+            return board

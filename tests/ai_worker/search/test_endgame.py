@@ -10,7 +10,7 @@ from ai_worker.engine import BLACK, PASS, Board, Variant
 from ai_worker.fast import endgame
 from ai_worker.fast.geometry import bitboards_of
 from ai_worker.fast.searchstate import BEST, new_stats, new_table
-from tests.ai_worker.search.conftest import random_position
+from tests.ai_worker.search.conftest import random_endgame
 
 FFO = Path("/work/shared/data/ffo")
 
@@ -27,7 +27,7 @@ def brute_force(board: Board) -> int:
     best = -1000
     for move in board.legal_moves:
         board.push(move)
-        value = brute_force(board) if move == PASS else -brute_force(board)
+        value = -brute_force(board)
         board.pop()
         best = max(best, value)
     return best
@@ -47,9 +47,7 @@ def solve(board: Board, seconds: float = 60.0) -> tuple[int, int]:
 @pytest.mark.parametrize("seed", range(8))
 def test_solver_matches_brute_force_minimax(seed: int) -> None:
     variant = [Variant(), Variant(anti=True), Variant(blocked=("a1", "d7"))][seed % 3]
-    board = random_position(variant, 60, seed)
-    while board.empties() > 7 and not board.is_game_over():  # stop 7 empties from the end
-        board = random_position(variant, board.ply - 1, seed)
+    board = random_endgame(variant, 7, seed)
     if board.legal_moves == [PASS]:
         board.push(PASS)
     assert solve(board)[0] == brute_force(board)
@@ -93,5 +91,5 @@ def test_solver_stops_at_its_deadline() -> None:
     started = time.monotonic()
     endgame.solve_root(p, o, w, 0, -64, 64, stats, new_table(16), new_table(12))
     assert stats[1] == 1
-    assert time.monotonic() - started < 0.25
+    assert time.monotonic() - started < 0.5
     assert np.int64(stats[0]) > 0
