@@ -38,7 +38,6 @@ from ai_worker.fast.searchstate import (
     ABORTED,
     BEST,
     DEADLINE,
-    NO_SQUARE,
     NODES,
     new_stats,
     new_table,
@@ -210,18 +209,15 @@ class _BitboardSearch:
         deadline = int(self.stats[DEADLINE])
         if self.empties <= STRONG_EXACT_EMPTIES:
             self.stats[DEADLINE] = started + int((deadline - started) * STRONG_MIDGAME_SHARE)
-        best = NO_SQUARE
         found = None
         for depth in range(1, min(MAX_DEPTH, self.empties) + 1):
-            order = midgame.root_order(self.player, self.opponent, self.walls, self.anti, best)
             value = self._run(
                 midgame.pvs_root, self.player, self.opponent, self.walls, self.anti, depth,
-                -midgame.INF, midgame.INF, self.stats, self.table, order,
+                -midgame.INF, midgame.INF, self.stats, self.table,
             )  # fmt: skip
             if value is None:
                 break
-            best = int(self.stats[BEST])
-            found = best, value, depth, False
+            found = int(self.stats[BEST]), value, depth, False
         self.stats[DEADLINE] = deadline
         if self.empties <= STRONG_EXACT_EMPTIES:
             order_table = new_table(_SHALLOW_TABLE_BITS)

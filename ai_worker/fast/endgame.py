@@ -22,9 +22,18 @@ from ai_worker.fast.bitboard import (
 )
 from ai_worker.fast.intrinsics import lowest_bit_index, popcount
 from ai_worker.fast.midgame import pvs
-from ai_worker.fast.searchstate import ABORTED, BEST, NO_SQUARE, NODES, table_slot, tick
+from ai_worker.fast.searchstate import (
+    ABORTED,
+    BEST,
+    NO_SQUARE,
+    NODES,
+    sort_by_keys,
+    table_slot,
+    tick,
+)
 
 SCORE_INF = 127
+ROOT = -1  # ``passed`` of a root call: always stores its best move in the table
 SMALL_EMPTIES = 6
 ORDERED_EMPTIES = 7
 SEARCH_ORDER_EMPTIES = 16
@@ -151,17 +160,7 @@ def _ordered_moves(player, opponent, walls, anti, moves, first, stats, shallow_t
         squares[n] = square
         keys[n] = key
         n += 1
-    for i in range(1, count):
-        k = keys[i]
-        s = squares[i]
-        j = i - 1
-        while j >= 0 and keys[j] > k:
-            keys[j + 1] = keys[j]
-            squares[j + 1] = squares[j]
-            j -= 1
-        keys[j + 1] = k
-        squares[j + 1] = s
-    return squares
+    return sort_by_keys(squares, keys)
 
 
 @njit(
@@ -170,14 +169,17 @@ def _ordered_moves(player, opponent, walls, anti, moves, first, stats, shallow_t
     cache=True,
 )
 def solve(player, opponent, walls, anti, alpha, beta, passed, stats, table, shallow_table):
-    """Exact final disc difference for ``player`` within the window (alpha, beta)."""
+    """Exact final disc difference for ``player`` within the window (alpha, beta);
+    ``passed`` is 1 right after a pass, else 0 (or ``ROOT``)."""
     tick(stats)
     if stats[ABORTED]:
         return 0
     empties = ~(player | opponent | walls)
-    if popcount(empties) <= ORDERED_EMPTIES:
+    if passed == ROOT:
+        passed = 0
+    elif popcount(empties) <= ORDERED_EMPTIES:
         return _solve_ordered(player, opponent, walls, anti, alpha, beta, passed, stats)
-    if not anti and alpha >= STABILITY_ALPHA:
+    elif not anti and alpha >= STABILITY_ALPHA:
         bound = 64 - popcount(walls) - 2 * popcount(stable_discs(opponent, player, walls))
         if bound <= alpha:
             return bound
@@ -284,67 +286,11 @@ def solve(player, opponent, walls, anti, alpha, beta, passed, stats, table, shal
     cache=True,
 )
 def solve_root(player, opponent, walls, anti, alpha, beta, stats, table, shallow_table):
-    """Like ``solve`` but also records the best square in ``stats[BEST]`` (NO_SQUARE when the
-    side to move must pass or the game is over)."""
+    """Like ``solve``, and the best square goes to ``stats[BEST]`` (NO_SQUARE when the side to
+    move must pass)."""
+    value = solve(player, opponent, walls, anti, alpha, beta, ROOT, stats, table, shallow_table)
     stats[BEST] = NO_SQUARE
-    moves = legal_moves(player, opponent, walls)
-    if moves == ZERO:
-        return solve(
-            player, opponent, walls, anti, alpha, beta, np.int64(0), stats, table, shallow_table
-        )
-    best = -SCORE_INF
-    for square in _ordered_moves(
-        player, opponent, walls, anti, moves, NO_SQUARE, stats, shallow_table
-    ):
-        f = flips(player, opponent, square)
-        child_p = opponent ^ f
-        child_o = player | f | (ONE << np.uint64(square))
-        if best == -SCORE_INF:
-            value = -solve(
-                child_p,
-                child_o,
-                walls,
-                anti,
-                -beta,
-                -alpha,
-                np.int64(0),
-                stats,
-                table,
-                shallow_table,
-            )
-        else:
-            value = -solve(
-                child_p,
-                child_o,
-                walls,
-                anti,
-                -alpha - 1,
-                -alpha,
-                np.int64(0),
-                stats,
-                table,
-                shallow_table,
-            )
-            if alpha < value < beta:
-                value = -solve(
-                    child_p,
-                    child_o,
-                    walls,
-                    anti,
-                    -beta,
-                    -value,
-                    np.int64(0),
-                    stats,
-                    table,
-                    shallow_table,
-                )
-        if stats[ABORTED]:
-            return 0
-        if value > best:
-            best = value
-            stats[BEST] = square
-            if value > alpha:
-                alpha = value
-                if alpha >= beta:
-                    break
-    return best
+    slot = table_slot(player, opponent, table)
+    if table[slot, 0] == player and table[slot, 1] == opponent:
+        stats[BEST] = np.int64((table[slot, 2] >> np.uint64(16)) & np.uint64(0xFF))
+    return value

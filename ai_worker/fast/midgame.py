@@ -10,7 +10,7 @@ from numba import njit
 from ai_worker.fast.bitboard import ONE, ZERO, flips, legal_moves
 from ai_worker.fast.evaluation import evaluate, terminal_score
 from ai_worker.fast.intrinsics import lowest_bit_index, popcount
-from ai_worker.fast.searchstate import ABORTED, BEST, NO_SQUARE, table_slot, tick
+from ai_worker.fast.searchstate import ABORTED, BEST, NO_SQUARE, sort_by_keys, table_slot, tick
 
 INF = 32000
 _OFFSET = 32768
@@ -41,17 +41,7 @@ def _sorted_moves(player, opponent, walls, anti, moves, first, by_eval):
         squares[n] = square
         keys[n] = key
         n += 1
-    for i in range(1, count):
-        k = keys[i]
-        s = squares[i]
-        j = i - 1
-        while j >= 0 and keys[j] > k:
-            keys[j + 1] = keys[j]
-            squares[j + 1] = squares[j]
-            j -= 1
-        keys[j + 1] = k
-        squares[j + 1] = s
-    return squares
+    return sort_by_keys(squares, keys)
 
 
 @njit(
@@ -134,40 +124,16 @@ def pvs(player, opponent, walls, anti, depth, alpha, beta, passed, stats, table)
 
 
 @njit(
-    "int64(uint64, uint64, uint64, int64, int64, int64, int64, int64[::1], uint64[:, ::1],"
-    " int64[::1])",
+    "int64(uint64, uint64, uint64, int64, int64, int64, int64, int64[::1], uint64[:, ::1])",
     cache=True,
 )
-def pvs_root(player, opponent, walls, anti, depth, alpha, beta, stats, table, order):
-    """Search the root moves in ``order`` (best-first guess); the best square goes to
-    ``stats[BEST]``. The position must have a legal move."""
-    best = -INF
-    stats[BEST] = order[0]
-    for square in order:
-        f = flips(player, opponent, square)
-        child_p = opponent ^ f
-        child_o = player | f | (ONE << np.uint64(square))
-        d = depth - 1
-        if best == -INF:
-            value = -pvs(child_p, child_o, walls, anti, d, -beta, -alpha, np.int64(0), stats, table)
-        else:
-            value = -pvs(
-                child_p, child_o, walls, anti, d, -alpha - 1, -alpha, np.int64(0), stats, table
-            )
-            if alpha < value < beta:
-                value = -pvs(
-                    child_p, child_o, walls, anti, d, -beta, -value, np.int64(0), stats, table
-                )
-        if stats[ABORTED]:
-            return 0
-        if value > best:
-            best = value
-            stats[BEST] = square
-            if value > alpha:
-                alpha = value
-                if alpha >= beta:
-                    break
-    return best
+def pvs_root(player, opponent, walls, anti, depth, alpha, beta, stats, table):
+    """Like ``pvs``, and the best square goes to ``stats[BEST]``. The position must have a
+    legal move."""
+    value = pvs(player, opponent, walls, anti, depth, alpha, beta, np.int64(0), stats, table)
+    slot = table_slot(player, opponent, table)
+    stats[BEST] = np.int64((table[slot, 2] >> np.uint64(32)) & np.uint64(0xFF))
+    return value
 
 
 @njit(cache=True)

@@ -44,3 +44,19 @@ def table_slot(player, opponent, table):
         bits += 1
     h = player * _HASH_P ^ opponent * _HASH_O
     return np.int64(h >> np.uint64(64 - bits))
+
+
+@njit(cache=True)
+def sort_by_keys(squares, keys):
+    """Sort ``squares`` in place by ascending ``keys`` (insertion sort: short lists)."""
+    for i in range(1, squares.shape[0]):
+        k = keys[i]
+        s = squares[i]
+        j = i - 1
+        while j >= 0 and keys[j] > k:
+            keys[j + 1] = keys[j]
+            squares[j + 1] = squares[j]
+            j -= 1
+        keys[j + 1] = k
+        squares[j + 1] = s
+    return squares
