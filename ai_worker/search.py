@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ai_worker.engine import PASS, Board, Move
+from ai_worker.engine import PASS, Board, Move, Variant
 from ai_worker.fast import bitboard, endgame, generic, midgame
 from ai_worker.fast.evaluation import WIN_SCORE
 from ai_worker.fast.geometry import Geometry, bitboards_of, cells_of, geometry_of
@@ -38,6 +38,7 @@ from ai_worker.fast.searchstate import (
     ABORTED,
     BEST,
     DEADLINE,
+    NO_SQUARE,
     NODES,
     new_stats,
     new_table,
@@ -56,6 +57,7 @@ STRONG_MIDGAME_SHARE = 0.2
 MAX_DEPTH = 60
 _TABLE_BITS = 18
 _SHALLOW_TABLE_BITS = 16
+_NEAR_END = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X"  # FFO #40
 
 
 @dataclass(frozen=True)
@@ -104,6 +106,62 @@ def choose_move(
     score = float(value) if exact else _discs(value)
     nodes = int(searcher.stats[NODES])
     return SearchResult(move, score, pv, depth, nodes, exact, time.monotonic() - started)
+
+
+def board_from_obf(text: str) -> Board:
+    """An 8x8 position from Edax's board form: 64 chars of X/O/- (a1..h8), a space, X or O."""
+    cells, _, side = text.strip().partition(" ")
+    if len(cells) != 64 or set(cells) - set("XO-") or side not in ("X", "O"):
+        raise ValueError('expected "<64 chars of X, O or - for a1..h8> <X|O>"')
+    header = Board().to_text().splitlines()[:4]
+    header[1] = "turn: " + ("black" if side == "X" else "white")
+    return Board.from_text("\n".join(header + [cells[r * 8 : r * 8 + 8] for r in range(8)]))
+
+
+def solve_endgame(board: Board, *, time_limit: float) -> SearchResult | None:
+    """The exact solution of an 8x8 two-player position (best move, final disc difference for
+    the side to move), or None when ``time_limit`` seconds are not enough. A forced pass is
+    solved too (the move is PASS)."""
+    if board.variant.players != 2 or board.variant.board != "8x8":
+        raise ValueError("the exact solver handles 8x8 two-player positions")
+    if board.is_game_over():
+        raise ValueError("the game is over: there is no move to choose")
+    started = time.monotonic()
+    searcher = _BitboardSearch(board, time.monotonic_ns() + int(time_limit * 1e9))
+    value = searcher._run(
+        endgame.solve_root, searcher.player, searcher.opponent, searcher.walls, searcher.anti,
+        -64, 64, searcher.stats, new_table(_TABLE_BITS), new_table(_SHALLOW_TABLE_BITS),
+    )  # fmt: skip
+    if value is None:
+        return None
+    square = int(searcher.stats[BEST])
+    move = PASS if square == NO_SQUARE else _move_of(square, 8)
+    nodes = int(searcher.stats[NODES])
+    elapsed = time.monotonic() - started
+    return SearchResult(move, float(value), [move], board.empties(), nodes, True, elapsed)
+
+
+def warmup() -> float:
+    """Compile or load every kernel (worker start, ``make run``); returns the seconds taken."""
+    started = time.monotonic()
+    boards = [
+        Board(),
+        Board.from_moves(None, ["f5", "f6", "e6", "f4", "e3", "c5", "c4", "d3", "c3", "b4"]),
+        Board(Variant(board="6x6")),
+        Board(Variant(players=3)),
+    ]
+    for board in boards:
+        for level in LEVELS:
+            choose_move(board, level, time_limit=0.01, seed=0)
+    endgame_board = Board(Variant(board="6x6"))
+    while endgame_board.empties() > 18:
+        endgame_board.push(endgame_board.legal_moves[0])
+    for level in ("normal", "strong"):
+        choose_move(endgame_board, level, time_limit=0.01, seed=0)
+    near_end = board_from_obf(_NEAR_END)
+    choose_move(near_end, "strong", time_limit=0.05, seed=0)
+    choose_move(near_end, "normal", time_limit=0.05, seed=0)
+    return time.monotonic() - started
 
 
 def _easy_move(board: Board, legal: list[Move], rng: random.Random) -> Move:

@@ -13,6 +13,7 @@ from ai_worker.fast.intrinsics import lowest_bit_index, popcount
 from ai_worker.fast.searchstate import ABORTED, BEST, NO_SQUARE, sort_by_keys, table_slot, tick
 
 INF = 32000
+REPLACE_MARGIN = 2
 _OFFSET = 32768
 _CORNERS = np.uint64(0x8100000000000081)
 
@@ -112,6 +113,9 @@ def pvs(player, opponent, walls, anti, depth, alpha, beta, passed, stats, table)
         upper = best
     else:
         upper = best
+    same = table[slot, 0] == player and table[slot, 1] == opponent
+    if not same and np.int64(table[slot, 2] >> np.uint64(40)) > depth + REPLACE_MARGIN:
+        return best  # keep the deeper entry of another position
     table[slot, 0] = player
     table[slot, 1] = opponent
     table[slot, 2] = (
