@@ -56,6 +56,19 @@ def _odd_quadrants(empties):
     return odd
 
 
+@njit(cache=True)
+def _last_square(player, opponent, walls, anti, square):
+    """Final score when one empty square is left: whoever can flip there plays it."""
+    bit = ONE << np.uint64(square)
+    f = flips(player, opponent, square)
+    if f != ZERO:
+        return final_score(player | f | bit, opponent ^ f, walls, anti)
+    f = flips(opponent, player, square)
+    if f != ZERO:
+        return final_score(player ^ f, opponent | f | bit, walls, anti)
+    return final_score(player, opponent, walls, anti)
+
+
 @njit("int64(uint64, uint64, uint64, int64, int64, int64, int64, int64[::1])", cache=True)
 def _solve_small(player, opponent, walls, anti, alpha, beta, passed, stats):
     """Few empties: try every empty square (odd quadrants first), no move generation."""
@@ -63,6 +76,8 @@ def _solve_small(player, opponent, walls, anti, alpha, beta, passed, stats):
     empties = ~(player | opponent | walls)
     if empties == ZERO:
         return final_score(player, opponent, walls, anti)
+    if empties & (empties - ONE) == ZERO:
+        return _last_square(player, opponent, walls, anti, lowest_bit_index(empties))
     odd = _odd_quadrants(empties)
     best = -SCORE_INF
     for group in range(2):
