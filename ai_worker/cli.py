@@ -2,10 +2,9 @@
 
 import argparse
 import sys
+import time
 
-from ai_worker.bench import play_match, run_bench
 from ai_worker.engine import Board, IllegalMoveError, Variant, VariantError
-from ai_worker.search import LEVELS, board_from_obf, choose_move, solve_endgame, warmup
 
 
 def add_warmup(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -14,7 +13,11 @@ def add_warmup(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 
 def run_warmup(args: argparse.Namespace) -> int:
-    print(f"numba kernels ready in {warmup():.2f} s")
+    started = time.monotonic()
+    from ai_worker.search import warmup
+
+    warmup()
+    print(f"numba kernels ready in {time.monotonic() - started:.2f} s")
     return 0
 
 
@@ -50,6 +53,8 @@ def add_solve(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -
 
 
 def run_solve(args: argparse.Namespace) -> int:
+    from ai_worker.search import board_from_obf, solve_endgame
+
     try:
         board = board_from_obf(args.position)
     except ValueError as error:
@@ -69,7 +74,7 @@ def run_solve(args: argparse.Namespace) -> int:
 
 def add_play(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     play = commands.add_parser("play", help="the move a CPU level chooses in a position")
-    play.add_argument("--level", choices=LEVELS, default="strong")
+    play.add_argument("--level", default="strong", help="easy, normal or strong")
     play.add_argument("--time", type=float, default=None, help="seconds (default: the level's)")
     play.add_argument("--seed", type=int, default=None, help="seed of the level's randomness")
     _add_position_options(play)
@@ -77,6 +82,10 @@ def add_play(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") ->
 
 
 def run_play(args: argparse.Namespace) -> int:
+    from ai_worker.search import LEVELS, choose_move
+
+    if args.level not in LEVELS:
+        return _fail(f"--level must be one of {', '.join(LEVELS)}")
     board = _position(args)
     if isinstance(board, str):
         return _fail(board)
@@ -105,6 +114,9 @@ def add_bench(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -
 
 
 def run_bench_command(args: argparse.Namespace) -> int:
+    from ai_worker.bench import play_match, run_bench
+    from ai_worker.search import LEVELS
+
     if args.match:
         for pairing in _split(args.match):
             first, _, second = pairing.partition(":")

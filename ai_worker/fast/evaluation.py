@@ -49,10 +49,11 @@ def evaluate(player, opponent, walls, anti):
             c = _C_SQUARES[k]
             positional -= W_X * ((player & x) != ZERO) - W_X * ((opponent & x) != ZERO)
             positional -= W_C * (popcount(player & c) - popcount(opponent & c))
-    positional += W_STABLE * (
-        popcount(stable_discs(player, opponent, walls))
-        - popcount(stable_discs(opponent, player, walls))
-    )
+    if (player | opponent) & _CORNERS or walls:  # otherwise next to nothing is stable yet
+        positional += W_STABLE * (
+            popcount(stable_discs(player, opponent, walls))
+            - popcount(stable_discs(opponent, player, walls))
+        )
     if n_empty < 20:
         positional += W_DISC * (popcount(player) - popcount(opponent)) * (20 - n_empty) // 4
     my_moves = popcount(legal_moves(player, opponent, walls))
