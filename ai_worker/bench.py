@@ -147,8 +147,8 @@ def run_bench(ffo_numbers: list[int], runs: int, out: Callable[[str], None] = pr
     )
     for label, depth, action_runs, leaves in (
         ("8x8", 10, runs, perft_8x8),
-        ("8x8", 11, max(1, runs // 2), perft_8x8),
-        ("10x10", 6, runs, lambda d: perft_generic(Variant(board="10x10"), d)),
+        ("8x8", 11, max(2, runs // 2), perft_8x8),
+        ("10x10", 9, runs, lambda d: perft_generic(Variant(board="10x10"), d)),
     ):
         count = leaves(depth)
         seconds = median_time(lambda d=depth, f=leaves: f(d), action_runs)
