@@ -1,18 +1,16 @@
 """The exact solver gives the final disc difference of perfect play."""
 
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from ai_worker.engine import BLACK, PASS, Board, Variant
+from ai_worker.bench import read_ffo
+from ai_worker.engine import PASS, Board, Variant
 from ai_worker.fast import endgame
 from ai_worker.fast.geometry import bitboards_of
 from ai_worker.fast.searchstate import BEST, new_stats, new_table
 from tests.ai_worker.search.conftest import random_endgame
-
-FFO = Path("/work/shared/data/ffo")
 
 
 def brute_force(board: Board) -> int:
@@ -51,20 +49,6 @@ def test_solver_matches_brute_force_minimax(seed: int) -> None:
     if board.legal_moves == [PASS]:
         board.push(PASS)
     assert solve(board)[0] == brute_force(board)
-
-
-def read_ffo(number: int) -> tuple[Board, int]:
-    """FFO position ``number`` (see the README of the data folder) and its exact score."""
-    first = {1: 1, 20: 20, 40: 40, 60: 60}
-    start = max(f for f in first if f <= number)
-    name = {1: "fforum-1-19.obf", 20: "fforum-20-39.obf", 40: "fforum-40-59.obf"}[start]
-    line = (FFO / name).read_text().splitlines()[number - start]
-    cells, side = line[:64], line[65]
-    text = Board().to_text().splitlines()[:4]
-    text[1] = "turn: " + ("black" if side == "X" else "white")
-    board = Board.from_text("\n".join(text + [cells[r * 8 : r * 8 + 8] for r in range(8)]))
-    assert board.turn == (BLACK if side == "X" else 1 - BLACK)
-    return board, int(line.split(";")[1].split(":")[1])
 
 
 @pytest.mark.parametrize("number", [1, 2, 3, 20, 21, 40])
