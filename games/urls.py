@@ -5,4 +5,5 @@ from . import views
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("", include("games.community.urls")),
+    path("", include("games.pages.urls")),
 ]

@@ -1,0 +1,41 @@
+"""The strings the page scripts show, translated on the server and rendered into the page."""
+
+from django.utils.translation import gettext_lazy as _, pgettext_lazy
+
+CLIENT_STRINGS = {
+    "color.black": pgettext_lazy("disc colour", "Black"),
+    "color.white": pgettext_lazy("disc colour", "White"),
+    "color.red": pgettext_lazy("disc colour", "Red"),
+    "color.green": pgettext_lazy("disc colour", "Green"),
+    "color.neutral": pgettext_lazy("disc colour", "Neutral"),
+    "level.easy": _("easy"),
+    "level.normal": _("normal"),
+    "level.strong": _("strong"),
+    "turn.over": _("Game over"),
+    "turn.color": _("{color} to move"),
+    "turn.yours": _("Your turn ({color})"),
+    "turn.cpu": _("{color} (CPU) is thinking…"),
+    "turn.waiting": _("Waiting for {color}"),
+    "seat.you": _("(you)"),
+    "seat.open": _("open seat"),
+    "seat.cpu": _("CPU ({level})"),
+    "seat.player": _("player"),
+    "last.move": _("{color} {square} · {count} flipped"),
+    "pass.banner": _("{color} passes: no legal move"),
+    "pass.must": _("No legal move: you must pass."),
+    "result.draw": _("Draw"),
+    "result.wins": _("{color} wins"),
+    "result.you_win": _("You win ({color})"),
+    "result.over": _("Game over"),
+    "error.stale": _("The game moved on; the board has been updated."),
+    "hint.thinking": _("The CPU is looking for a hint…"),
+    "sound.on": _("Sound: on"),
+    "sound.off": _("Sound: off"),
+    "room.copied": _("Copied"),
+    "resume.link": _("Continue your game (move {ply})"),
+}
+
+
+def client_strings() -> dict[str, str]:
+    """The page strings in the active language."""
+    return {key: str(text) for key, text in CLIENT_STRINGS.items()}
