@@ -1,6 +1,7 @@
 """The strings the page scripts show, translated on the server and rendered into the page."""
 
-from django.utils.translation import gettext_lazy as _, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 CLIENT_STRINGS = {
     "color.black": pgettext_lazy("disc colour", "Black"),
@@ -16,19 +17,19 @@ CLIENT_STRINGS = {
     "turn.yours": _("Your turn ({color})"),
     "turn.cpu": _("{color} (CPU) is thinking…"),
     "turn.waiting": _("Waiting for {color}"),
+    "turn.waiting_players": _("Waiting for players to join"),
     "seat.you": _("(you)"),
     "seat.open": _("open seat"),
     "seat.cpu": _("CPU ({level})"),
     "seat.player": _("player"),
+    "seat.away": _("away"),
     "last.move": _("{color} {square} · {count} flipped"),
     "pass.banner": _("{color} passes: no legal move"),
-    "pass.must": _("No legal move: you must pass."),
     "result.draw": _("Draw"),
     "result.wins": _("{color} wins"),
     "result.you_win": _("You win ({color})"),
     "result.over": _("Game over"),
     "error.stale": _("The game moved on; the board has been updated."),
-    "hint.thinking": _("The CPU is looking for a hint…"),
     "sound.on": _("Sound: on"),
     "sound.off": _("Sound: off"),
     "room.copied": _("Copied"),

@@ -27,7 +27,9 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
     """The page of one game (versus the CPU or hot-seat)."""
     game = get_object_or_404(Game, pk=game_id)
     return render(
-        request, "games/game.html", {"game_id": game.pk, "room_code": "", "strings": client_strings()}
+        request,
+        "games/game.html",
+        {"game_id": game.pk, "room_code": "", "strings": client_strings()},
     )
 
 

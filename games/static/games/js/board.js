@@ -22,7 +22,6 @@ export class BoardView {
     this.preview = null;
     this.cursor = null;
     this.shape = "";
-    this.animation = Promise.resolve();
     root.addEventListener("pointerdown", (event) => {
       this.pointerType = event.pointerType;
     });
@@ -99,38 +98,34 @@ export class BoardView {
     if (this.root.classList.contains("keyboard")) this.paintCursor();
   }
 
-  /** Turn the pending discs to their colours one by one, nearest first. */
+  /** Turn the pending discs to their colours one by one, nearest first (at once if reduced). */
   animateFlips(order, colors) {
-    const reduced = this.hooks.reducedMotion();
+    const turn = (square) => {
+      const cell = this.cells.get(square);
+      if (cell) cell.firstChild.dataset.color = colors.get(square);
+      this.hooks.onFlip?.();
+      return cell;
+    };
+    if (this.hooks.reducedMotion()) {
+      order.forEach(turn);
+      return Promise.resolve();
+    }
     this.root.dataset.animating = "true";
     const steps = order.map(
       (square, index) =>
         new Promise((resolve) => {
-          const flip = () => {
-            const cell = this.cells.get(square);
-            if (cell) {
-              cell.firstChild.dataset.color = colors.get(square);
-              if (!reduced) {
-                cell.classList.remove("flipping");
-                void cell.offsetWidth;
-                cell.classList.add("flipping");
-              }
-            }
-            this.hooks.onFlip?.();
+          setTimeout(() => {
+            turn(square)?.classList.add("flipping");
             resolve();
-          };
-          if (reduced) flip();
-          else setTimeout(flip, (index + 1) * FLIP_STEP_MS);
+          }, (index + 1) * FLIP_STEP_MS);
         }),
     );
-    const done = Promise.all(steps).then(
-      () => new Promise((resolve) => setTimeout(resolve, reduced ? 0 : FLIP_ANIMATION_MS)),
-    );
-    this.animation = done.then(() => {
-      for (const cell of this.cells.values()) cell.classList.remove("flipping");
-      delete this.root.dataset.animating;
-    });
-    return this.animation;
+    return Promise.all(steps)
+      .then(() => new Promise((resolve) => setTimeout(resolve, FLIP_ANIMATION_MS)))
+      .then(() => {
+        for (const cell of this.cells.values()) cell.classList.remove("flipping");
+        delete this.root.dataset.animating;
+      });
   }
 
   squareOf(target) {

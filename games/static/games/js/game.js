@@ -5,23 +5,20 @@ import { BoardView } from "./board.js";
 import { colorName, t } from "./i18n.js";
 import { LiveGame } from "./live.js";
 import { getPref, setPref } from "./prefs.js";
-import { squareName } from "./rules.js";
+import { parseSquare, sortNearestFirst, squareName } from "./rules.js";
 import { sound } from "./sound.js";
 import { normalizeState } from "./state.js";
 
 const app = document.getElementById("game-app");
 const $ = (id) => document.getElementById(id);
 const motionQuery = window.matchMedia("(prefers-reduced-motion: reduce)");
-const ROOM_POLL_MS = 2000;
+const TAKEOVER_AFTER_MS = 120_000;
 
 let gameId = app.dataset.gameId || null;
 const roomCode = app.dataset.roomCode || null;
 let state = null;
-let room = null;
 let live = null;
 let busy = false;
-let stickyPass = null;
-let roomTimer = null;
 
 const board = new BoardView($("board"), {
   onPlay: (square) => play(square),
@@ -33,9 +30,7 @@ document.documentElement.dataset.motion = motionQuery.matches ? "reduced" : "ful
 // ---------------------------------------------------------------- seats and turn
 
 function mySeats() {
-  if (!state) return [];
-  if (state.mode === "local") return state.colors;
-  return state.seats.filter((seat) => seat.mine).map((seat) => seat.color);
+  return state ? state.seats.filter((seat) => seat.mine).map((seat) => seat.color) : [];
 }
 
 function seatOf(color) {
@@ -61,7 +56,7 @@ function say(text) {
 function drawTurn() {
   const turn = $("turn");
   if (!state.active) {
-    turn.textContent = t("turn.over");
+    turn.textContent = state.status === "waiting" ? t("turn.waiting_players") : t("turn.over");
     turn.dataset.color = "";
     return;
   }
@@ -110,11 +105,9 @@ function drawLastMove() {
 
 function drawPassBanner() {
   const banner = $("pass-banner");
-  if (state.pass) stickyPass = state.pass;
-  if (stickyPass && state.lastMove?.color === stickyPass.color && !state.pass) stickyPass = null;
-  if (!state.active) stickyPass = null;
-  banner.textContent = stickyPass ? t("pass.banner", { color: colorName(stickyPass.color) }) : "";
-  show(banner, Boolean(stickyPass));
+  const notice = state.active ? state.pass : null;
+  banner.textContent = notice ? t("pass.banner", { color: colorName(notice.color) }) : "";
+  show(banner, Boolean(notice));
 }
 
 function drawButtonsGrid() {
@@ -187,14 +180,13 @@ function drawControls() {
   const inRoom = Boolean(roomCode);
   show($("undo-button"), state.undoAllowed && !inRoom);
   $("undo-button").disabled = busy || !state.active || state.ply === 0;
-  show($("hint-button"), state.active && seated);
-  $("hint-button").disabled = busy || !canPlay();
+  show($("hint-button"), state.active && seated && !inRoom);
+  $("hint-button").disabled = busy || !canPlay() || state.hintPending;
   show($("resign-button"), state.active && seated);
   $("resign-button").disabled = busy;
   show($("again-button"), !inRoom && !state.active);
-  show($("rematch-button"), inRoom && !state.active && seated);
-  const takeover = state.active && state.seats.some((seat) => seat.takeover) && seated;
-  show($("takeover-button"), takeover);
+  show($("takeover-button"), Boolean(absentOpponent()));
+  drawRoom();
 }
 
 function drawAll(pending) {
@@ -216,70 +208,49 @@ function drawAll(pending) {
   drawButtonsGrid();
   drawResult();
   drawControls();
-  if (state.mustPass && canPlay()) say(t("pass.must"));
   app.dataset.ply = state.ply;
+  app.dataset.toMove = state.toMove ?? "";
   app.dataset.status = state.status;
 }
 
 // ---------------------------------------------------------------- applying states
 
-function sameState(a, b) {
-  return a.ply === b.ply && a.status === b.status && a.rows.join() === b.rows.join() && a.toMove === b.toMove;
-}
+const CELL_COLORS = { X: "black", O: "white", R: "red", G: "green", N: "neutral" };
 
 /**
- * Show a new state; when it follows the shown one by one move the flips are animated.
- * `force` accepts an older state (undo, resync).
+ * Show a state unless an newer one is already shown (states carry a version that grows with
+ * every change). When it follows the shown position by one move, the flips are animated.
  */
-function apply(raw, { force = false } = {}) {
+function apply(raw) {
   const next = normalizeState(raw);
-  if (state && !force && next.id === state.id && next.ply < state.ply) return;
   const previous = state;
-  if (previous && next.id === previous.id && sameState(previous, next) && !force) {
-    state = { ...next };
-    drawAll();
-    return;
-  }
+  if (previous && next.id === previous.id && next.version < previous.version) return;
   state = next;
   const pending = new Map();
   const colors = new Map();
   const last = next.lastMove;
-  const animate =
-    previous && previous.id === next.id && next.ply === previous.ply + 1 && last && last.flips.length;
-  if (animate) {
+  const oneMoveOn = previous && previous.id === next.id && next.ply === previous.ply + 1;
+  if (oneMoveOn && last) {
     for (const square of last.flips) {
-      const index = square.charCodeAt(0) - 97;
-      const row = Number(square.slice(1)) - 1;
-      const before = previous.rows[row][index];
-      pending.set(square, { X: "black", O: "white", R: "red", G: "green", N: "neutral" }[before] ?? last.color);
+      const [col, row] = parseSquare(square);
+      pending.set(square, CELL_COLORS[previous.rows[row][col]] ?? last.color);
       colors.set(square, last.color);
     }
+    sound.place();
   }
-  if (previous && next.ply !== previous.ply && last) sound.place();
   drawAll(pending);
-  if (animate) board.animateFlips(last.flips, colors);
-  app.dataset.gameId = next.id;
+  if (pending.size) board.animateFlips(sortNearestFirst(last.square, last.flips), colors);
 }
 
 async function refresh() {
-  if (!gameId) return;
-  apply(await api("GET", `/api/games/${gameId}/`), { force: true });
-}
-
-function onLiveMessage(message, first) {
-  const raw = message.state ?? (message.board ? message : null);
-  if (raw) {
-    apply(raw, { force: first || message.type === "undo" });
-  } else if (typeof message.ply === "number" && (!state || message.ply !== state.ply)) {
-    refresh().catch(() => {});
-  }
+  apply(await api("GET", `/api/games/${gameId}/`));
 }
 
 function follow(id) {
   live?.close();
   gameId = String(id);
   live = new LiveGame(gameId, {
-    onMessage: onLiveMessage,
+    onMessage: (message) => message.state && apply(message.state),
     onStatus: (online) => show($("offline"), !online),
   });
 }
@@ -294,42 +265,25 @@ async function act(work) {
   try {
     await work();
   } catch (error) {
-    if (error.status === 409) {
-      say(t("error.stale"));
-      await refresh().catch(() => {});
-    } else {
-      say(error.message);
-    }
+    say(error.status === 409 ? t("error.stale") : error.message);
+    if (error.status === 409) await refresh().catch(() => {});
   } finally {
     busy = false;
     if (state) drawAll();
   }
 }
 
-function play(square) {
-  if (!canPlay() || !state.legal.includes(square)) return;
-  return act(async () => {
-    const raw = await api("POST", `/api/games/${state.id}/moves/`, { move: square, ply: state.ply });
-    apply(raw);
-  });
+function post(action, body) {
+  return act(async () => apply(await api("POST", `/api/games/${state.id}/${action}/`, body)));
 }
 
-$("undo-button").addEventListener("click", () =>
-  act(async () => apply(await api("POST", `/api/games/${state.id}/undo/`), { force: true })),
-);
+function play(square) {
+  if (!canPlay() || !state.legal.includes(square)) return;
+  post("moves", { move: square, ply: state.ply });
+}
 
-$("hint-button").addEventListener("click", () =>
-  act(async () => {
-    const answer = await api("POST", `/api/games/${state.id}/hint/`);
-    if (answer?.board) apply(answer, { force: true });
-    const square = answer?.hint ?? answer?.move ?? null;
-    if (square) {
-      state.hint = square;
-      drawAll();
-    } else say(t("hint.thinking"));
-  }),
-);
-
+$("undo-button").addEventListener("click", () => post("undo"));
+$("hint-button").addEventListener("click", () => post("hint"));
 $("resign-button").addEventListener("click", () => {
   show($("resign-confirm"), true);
   $("resign-no").focus();
@@ -337,7 +291,11 @@ $("resign-button").addEventListener("click", () => {
 $("resign-no").addEventListener("click", () => show($("resign-confirm"), false));
 $("resign-yes").addEventListener("click", () => {
   show($("resign-confirm"), false);
-  act(async () => apply(await api("POST", `/api/games/${state.id}/resign/`), { force: true }));
+  post("resign");
+});
+$("takeover-button").addEventListener("click", () => {
+  const away = absentOpponent();
+  if (away) post("takeover", { color: away.color, level: "normal" });
 });
 
 $("again-button").addEventListener("click", () =>
@@ -354,13 +312,9 @@ $("again-button").addEventListener("click", () =>
 
 $("rematch-button").addEventListener("click", () =>
   act(async () => {
-    const answer = await api("POST", `/api/rooms/${roomCode}/rematch/`);
-    await enterRoom(answer);
+    const room = await api("POST", `/api/rooms/${roomCode}/rematch/`);
+    location.href = room.url;
   }),
-);
-
-$("takeover-button").addEventListener("click", () =>
-  act(async () => apply(await api("POST", `/api/games/${state.id}/takeover/`), { force: true })),
 );
 
 const dotsToggle = $("dots-toggle");
@@ -389,60 +343,50 @@ motionQuery.addEventListener("change", () => {
 
 // ---------------------------------------------------------------- rooms
 
-function drawRoom() {
-  const panel = $("room-panel");
-  show(panel, true);
-  $("room-url").value = new URL(room.url ?? location.pathname, location.href).href;
-  show($("share-button"), typeof navigator.share === "function");
-  const seats = room.seats ?? [];
-  const mine = seats.some((seat) => seat.mine ?? seat.is_you ?? seat.you);
-  const open = seats.some((seat) => seat.open ?? seat.kind === "open");
-  show($("join-button"), !mine && open);
-  show($("room-waiting"), mine && open);
-  $("room-seats").replaceChildren(
-    ...seats.map((seat) => {
-      const item = document.createElement("li");
-      const color = typeof seat.color === "number" ? state?.colors[seat.color] : seat.color;
-      let who;
-      if (seat.open ?? seat.kind === "open") who = t("seat.open");
-      else if (seat.kind === "cpu") who = t("seat.cpu", { level: t(`level.${seat.level}`) });
-      else if (seat.mine ?? seat.is_you ?? seat.you) who = t("seat.you");
-      else who = seat.name || t("seat.player");
-      item.textContent = `${colorName(color)}: ${who}`;
-      return item;
-    }),
+/** Another person's seat whose player has been away 2 minutes (M3), or null. */
+function absentOpponent() {
+  if (!state?.active || !roomCode || !mySeats().length) return null;
+  const now = Date.now();
+  return (
+    state.seats.find(
+      (seat) => seat.kind === "human" && !seat.mine && seat.absentSince && now - seat.absentSince >= TAKEOVER_AFTER_MS,
+    ) ?? null
   );
 }
 
-async function enterRoom(answer) {
-  room = answer;
-  drawRoom();
-  const game = room.game;
-  const id = typeof game === "object" && game !== null ? game.id : game;
-  if (id && String(id) !== gameId) {
-    follow(id);
-    if (typeof game === "object" && game.board) apply(game, { force: true });
-    else await refresh();
-  } else if (state) drawAll();
-}
-
-async function pollRoom() {
-  clearTimeout(roomTimer);
-  try {
-    const answer = await api("GET", `/api/rooms/${roomCode}/`);
-    const id = typeof answer.game === "object" ? answer.game?.id : answer.game;
-    const waiting = (answer.seats ?? []).some((seat) => seat.open ?? seat.kind === "open");
-    if (waiting || String(id) !== gameId || !state?.active) await enterRoom(answer);
-  } catch {
-    // Network trouble: try again on the next tick.
-  }
-  roomTimer = setTimeout(pollRoom, ROOM_POLL_MS);
+function drawRoom() {
+  show($("room-panel"), Boolean(roomCode && state));
+  if (!roomCode || !state) return;
+  $("room-url").value = new URL(state.url, location.href).href;
+  show($("share-button"), typeof navigator.share === "function");
+  const seated = mySeats().length > 0;
+  const open = state.seats.some((seat) => !seat.taken);
+  show($("join-button"), !seated && open);
+  show($("room-waiting"), seated && open);
+  $("room-seats").replaceChildren(
+    ...state.seats.map((seat) => {
+      const item = document.createElement("li");
+      item.dataset.color = seat.color;
+      let who;
+      if (!seat.taken) who = t("seat.open");
+      else if (seat.kind === "cpu") who = t("seat.cpu", { level: t(`level.${seat.level}`) });
+      else if (seat.mine) who = t("seat.you");
+      else who = seat.connected ? t("seat.player") : t("seat.away");
+      item.textContent = `${colorName(seat.color)}: ${who}`;
+      return item;
+    }),
+  );
+  const rematch = state.room?.rematch;
+  show($("rematch-link"), Boolean(rematch) && seated);
+  if (rematch) $("rematch-link").href = rematch.url;
+  show($("rematch-button"), !state.active && state.status === "finished" && seated && !rematch);
 }
 
 $("join-button").addEventListener("click", () =>
   act(async () => {
-    await enterRoom(await api("POST", `/api/rooms/${roomCode}/join/`));
-    await refresh();
+    const room = await api("POST", `/api/rooms/${roomCode}/join/`);
+    apply(room.game);
+    follow(room.game.id); // a new guest's socket must reconnect to count as seated
   }),
 );
 
@@ -466,8 +410,9 @@ $("share-button").addEventListener("click", () => {
 async function start() {
   try {
     if (roomCode) {
-      await enterRoom(await api("GET", `/api/rooms/${roomCode}/`));
-      roomTimer = setTimeout(pollRoom, ROOM_POLL_MS);
+      const room = await api("GET", `/api/rooms/${roomCode}/`);
+      follow(room.game.id);
+      apply(room.game);
     } else {
       follow(gameId);
       await refresh();
@@ -475,6 +420,7 @@ async function start() {
   } catch (error) {
     say(error.message);
   }
+  setInterval(() => state && drawControls(), 5000);
   app.dataset.ready = "true";
 }
 

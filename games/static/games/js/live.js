@@ -3,7 +3,7 @@
 export class LiveGame {
   /**
    * @param {string|number} gameId
-   * @param {{onMessage: (message: object, first: boolean) => void, onStatus: (online: boolean) => void}} hooks
+   * @param {{onMessage: (message: object) => void, onStatus: (online: boolean) => void}} hooks
    */
   constructor(gameId, hooks) {
     this.gameId = gameId;
@@ -17,7 +17,6 @@ export class LiveGame {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const socket = new WebSocket(`${scheme}://${location.host}/ws/games/${this.gameId}/`);
     this.socket = socket;
-    let first = true;
     socket.addEventListener("open", () => {
       this.delay = 500;
       this.hooks.onStatus(true);
@@ -29,8 +28,7 @@ export class LiveGame {
       } catch {
         return;
       }
-      this.hooks.onMessage(message, first);
-      first = false;
+      this.hooks.onMessage(message);
     });
     socket.addEventListener("close", () => {
       if (this.closed) return;

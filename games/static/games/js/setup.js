@@ -118,13 +118,12 @@ form.addEventListener("submit", async (event) => {
 });
 
 async function offerResume() {
-  let games;
+  let list;
   try {
-    games = await api("GET", "/api/games/?status=active");
+    list = (await api("GET", "/api/games/?status=active")).games;
   } catch {
     return;
   }
-  const list = Array.isArray(games) ? games : (games?.results ?? []);
   if (!list.length) return;
   const links = list.slice(0, 5).map((game) => {
     const item = document.createElement("li");

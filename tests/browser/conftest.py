@@ -1,0 +1,145 @@
+"""Browser tests: headless Chromium (Playwright) against a live daphne server and a real Celery
+worker, both started once per session on the test database.
+
+pytest-django's ``live_server`` is WSGI (no websockets), so the ASGI server runs as a subprocess.
+"""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.db import connection
+from playwright.sync_api import Browser, Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SERVER_START_SECONDS = 60
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _wait_until_serving(url: str, process: subprocess.Popen) -> None:
+    deadline = time.monotonic() + SERVER_START_SECONDS
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"the server did not answer {url} in {SERVER_START_SECONDS} s")
+
+
+def _stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@pytest.fixture(scope="session")
+def live_url(django_db_setup: None, django_db_blocker: object) -> Iterator[str]:
+    """Base URL of daphne serving the ASGI app (HTTP + websockets) with a Celery worker."""
+    port = _free_port()
+    env = os.environ | {
+        "POSTGRES_DB": connection.settings_dict["NAME"],
+        "DJANGO_DEBUG": "1",
+        "PYTHONUNBUFFERED": "1",
+    }
+    logs = ROOT / "test-artifacts"
+    logs.mkdir(exist_ok=True)
+    with (logs / "daphne.log").open("w") as web_log, (logs / "worker.log").open("w") as worker_log:
+        web = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                "reversi_site.asgi:application",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=web_log,
+            stderr=subprocess.STDOUT,
+        )
+        worker = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "reversi_site",
+                "worker",
+                "--pool=solo",
+                "--queues=celery,cpu",
+                "--purge",
+                "--without-gossip",
+                "--without-mingle",
+                "--loglevel=WARNING",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=worker_log,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            url = f"http://127.0.0.1:{port}"
+            _wait_until_serving(f"{url}/healthz", web)
+            yield url
+        finally:
+            _stop(worker)
+            _stop(web)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def new_page(browser: Browser, live_url: str) -> Iterator:
+    """Factory of pages, each in its own browser context (its own cookies: its own guest)."""
+    contexts = []
+
+    def make(**options: object) -> Page:
+        context = browser.new_context(base_url=live_url, **options)
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def page(new_page) -> Page:
+    return new_page()

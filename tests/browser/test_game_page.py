@@ -1,0 +1,179 @@
+"""The game page in Chromium: versus the CPU to the result, hot-seat with undo, keyboard,
+the buttons grid, the dots switch, reduced motion and resuming after a reload."""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .helpers import (
+    disc,
+    discs,
+    expect_turn,
+    legal_squares,
+    play_cell,
+    screenshot,
+    start_game,
+    wait_my_turn_or_end,
+    wait_ply,
+    wait_ready,
+)
+
+pytestmark = pytest.mark.browser
+
+
+def test_whole_game_against_the_easy_cpu_reaches_the_result(page: Page) -> None:
+    start_game(page, opponent="cpu", level="easy", color="black", board="6x6")
+    expect(page.locator("#counts")).to_contain_text("Black (you) 2")
+    moves = 0
+    while wait_my_turn_or_end(page):
+        square = legal_squares(page)[0]
+        page.hover(f'#board [data-square="{square}"]')
+        expect(page.locator(f'#board [data-square="{square}"]')).to_have_class(re.compile("ghost"))
+        play_cell(page, square)
+        moves += 1
+        if moves == 4:
+            screenshot(page, "game-in-progress")
+        expect(page.locator("#last-move")).to_contain_text(re.compile(r"\d+ flipped"))
+    result = page.locator("#result")
+    expect(result).to_be_visible()
+    expect(page.locator("#result-title")).to_have_text(
+        re.compile(r"You win \(Black\)|White wins|Draw")
+    )
+    counts = [int(n) for n in page.locator("#result-rows td").all_inner_texts()[::2]]
+    empties = int(page.inner_text("#result-empties"))
+    assert sum(counts) + empties == 36
+    expect(page.locator("#result-undos")).to_have_text("0")
+    expect(page.locator("#result-hints")).to_have_text("0")
+    expect(page.get_by_role("button", name="Play again")).to_be_visible()
+    screenshot(page, "result")
+
+
+def test_hot_seat_game_with_undo(page: Page) -> None:
+    start_game(page, opponent="local")
+    expect_turn(page, "Black to move")
+    before = discs(page)
+    play_cell(page, "f5")
+    expect_turn(page, "White to move")
+    expect(page.locator("#last-move")).to_have_text("Black f5 · 1 flipped")
+    assert disc(page, "e5") == "black"
+    play_cell(page, "f6")
+    expect_turn(page, "Black to move")
+    assert disc(page, "e6") == "white"
+    page.get_by_role("button", name="Undo").click()
+    wait_ply(page, 1)
+    expect_turn(page, "White to move")
+    assert disc(page, "f6") == ""
+    page.get_by_role("button", name="Undo").click()
+    wait_ply(page, 0)
+    assert discs(page) == before
+    expect(page.get_by_role("button", name="Undo")).to_be_disabled()
+
+
+def test_playing_with_the_keyboard_only(page: Page) -> None:
+    start_game(page, opponent="local")
+    page.keyboard.press("Tab")
+    while not page.evaluate("document.activeElement.id === 'board'"):
+        page.keyboard.press("Tab")
+    expect(page.locator("#board .cell.cursor")).to_have_attribute("data-square", "c4")
+    page.keyboard.press("Enter")
+    wait_ply(page, 1)
+    assert disc(page, "c4") == "black" and disc(page, "d4") == "black"
+    page.keyboard.press("ArrowUp")
+    expect(page.locator("#board .cell.cursor")).to_have_attribute("data-square", "c3")
+    expect(page.locator('#board [data-square="d4"]')).to_have_class(re.compile("would-flip"))
+    page.keyboard.press("Enter")
+    wait_ply(page, 2)
+    assert disc(page, "c3") == "white" and disc(page, "d4") == "white"
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Enter")  # b3 is not a legal move: nothing happens
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#board .cell.cursor")).to_have_attribute("data-square", "e3")
+    page.keyboard.press("Enter")
+    wait_ply(page, 3)
+    assert disc(page, "e3") == "black"
+
+
+def test_playing_with_the_buttons_grid_only(page: Page) -> None:
+    start_game(page, opponent="local")
+    page.get_by_text("Play by buttons").click()
+    grid = page.locator("#buttons-grid")
+    expect(grid.locator("tr").first.locator("button").first).to_have_text("a1")
+    enabled = grid.locator("button:enabled")
+    expect(enabled).to_have_count(4)
+    assert sorted(enabled.all_inner_texts()) == ["c4", "d3", "e6", "f5"]
+    expect(grid.get_by_role("button", name="a1", exact=True)).to_be_disabled()
+    grid.get_by_role("button", name="d3", exact=True).click()
+    wait_ply(page, 1)
+    assert disc(page, "d3") == "black"
+    assert sorted(enabled.all_inner_texts()) == ["c3", "c5", "e3"]
+    grid.get_by_role("button", name="c5", exact=True).click()
+    wait_ply(page, 2)
+    assert disc(page, "c5") == "white" and disc(page, "d5") == "white"
+
+
+def test_dots_switch_survives_a_reload(page: Page) -> None:
+    start_game(page, opponent="local")
+    dot = "getComputedStyle(document.querySelector('#board .cell.legal'), '::after').content"
+    assert page.evaluate(dot) == '""'
+    page.get_by_label("Show legal moves").uncheck()
+    assert page.evaluate(dot) == "none"
+    page.reload()
+    wait_ready(page)
+    expect(page.get_by_label("Show legal moves")).not_to_be_checked()
+    assert page.evaluate(dot) == "none"
+    page.get_by_label("Show legal moves").check()
+    page.reload()
+    wait_ready(page)
+    assert page.evaluate(dot) == '""'
+
+
+WATCH_FIRST_MOVE = """() => {
+    const app = document.getElementById('game-app');
+    window.firstMoveSeen = null;
+    new MutationObserver((_, observer) => {
+        if (app.dataset.ply !== '1') return;
+        observer.disconnect();
+        const board = document.getElementById('board');
+        window.firstMoveSeen = {
+            color: board.querySelector('[data-square="e5"] .disc').dataset.color,
+            animating: board.dataset.animating === 'true',
+        };
+    }).observe(app, {attributes: true});
+}"""
+
+
+def first_move_as_drawn(page: Page) -> dict:
+    """How e5 looks when the answer to black's f5 is first drawn, and whether flips animate."""
+    start_game(page, opponent="local")
+    page.evaluate(WATCH_FIRST_MOVE)
+    page.click('#board [data-square="f5"]')
+    return page.wait_for_function("window.firstMoveSeen").json_value()
+
+
+def test_flips_are_instant_under_reduced_motion(new_page) -> None:
+    calm = new_page(reduced_motion="reduce")
+    assert first_move_as_drawn(calm) == {"color": "black", "animating": False}
+    lively = new_page(reduced_motion="no-preference")
+    assert first_move_as_drawn(lively) == {"color": "white", "animating": True}
+    lively.wait_for_selector("#board:not([data-animating])")
+    assert disc(lively, "e5") == "black"
+
+
+def test_reload_mid_game_resumes_the_same_position(page: Page) -> None:
+    start_game(page, opponent="cpu", level="easy", color="white")
+    wait_ply(page, 1)
+    assert wait_my_turn_or_end(page)
+    play_cell(page, legal_squares(page)[0])
+    wait_ply(page, 3)
+    wait_my_turn_or_end(page)
+    position = discs(page)
+    last_move = page.inner_text("#last-move")
+    page.reload()
+    wait_ready(page)
+    wait_ply(page, 3)
+    assert discs(page) == position
+    expect(page.locator("#last-move")).to_have_text(last_move)
+    expect(page.locator("#counts")).to_contain_text("White (you)")
