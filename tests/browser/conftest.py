@@ -59,12 +59,18 @@ def _stop(process: subprocess.Popen) -> None:
         process.wait()
 
 
+def _test_database_name() -> str:
+    """The test database pytest-django created (the connection may still show the dev name)."""
+    name = connection.settings_dict["NAME"]
+    return name if name.startswith("test_") else connection.creation._get_test_db_name()
+
+
 @pytest.fixture(scope="session")
 def live_url(django_db_setup: None, django_db_blocker: object) -> Iterator[str]:
     """Base URL of daphne serving the ASGI app (HTTP + websockets) with a Celery worker."""
     port = _free_port()
     env = os.environ | {
-        "POSTGRES_DB": connection.settings_dict["NAME"],
+        "POSTGRES_DB": _test_database_name(),
         "DJANGO_DEBUG": "1",
         "PYTHONUNBUFFERED": "1",
     }
@@ -128,16 +134,20 @@ def browser() -> Iterator[Browser]:
 def new_page(browser: Browser, live_url: str) -> Iterator:
     """Factory of pages, each in its own browser context (its own cookies: its own guest)."""
     contexts = []
+    errors: list[str] = []
 
     def make(**options: object) -> Page:
         context = browser.new_context(base_url=live_url, **options)
         context.set_default_timeout(15_000)
         contexts.append(context)
-        return context.new_page()
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        return page
 
     yield make
     for context in contexts:
         context.close()
+    assert not errors, f"JavaScript errors: {errors}"
 
 
 @pytest.fixture
