@@ -19,7 +19,8 @@ from .helpers import (
     wait_ready,
 )
 
-pytestmark = pytest.mark.browser
+# django_db: pytest-django creates the test database that the live server uses.
+pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
 
 def test_whole_game_against_the_easy_cpu_reaches_the_result(page: Page) -> None:

@@ -16,7 +16,8 @@ from .helpers import (
     wait_ready,
 )
 
-pytestmark = pytest.mark.browser
+# django_db: pytest-django creates the test database that the live server uses.
+pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
 
 def join(page: Page, url: str) -> None:
