@@ -17,6 +17,10 @@ import pytest
 from django.db import connection
 from playwright.sync_api import Browser, Page, sync_playwright
 
+# Playwright's sync API runs an event loop in this thread; the test process itself only sets
+# up and tears down the database, so Django's guard against ORM calls from async code is moot.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
