@@ -60,7 +60,7 @@ def test_hot_seat_game_with_undo(page: Page) -> None:
     assert disc(page, "e5") == "black"
     play_cell(page, "f6")
     expect_turn(page, "Black to move")
-    assert disc(page, "e6") == "white"
+    assert disc(page, "e5") == "white"
     page.get_by_role("button", name="Undo").click()
     wait_ply(page, 1)
     expect_turn(page, "White to move")
