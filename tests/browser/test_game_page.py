@@ -9,6 +9,7 @@ from playwright.sync_api import Page, expect
 from .helpers import (
     disc,
     discs,
+    expect_disc,
     expect_turn,
     legal_squares,
     play_cell,
@@ -57,10 +58,10 @@ def test_hot_seat_game_with_undo(page: Page) -> None:
     play_cell(page, "f5")
     expect_turn(page, "White to move")
     expect(page.locator("#last-move")).to_have_text("Black f5 · 1 flipped")
-    assert disc(page, "e5") == "black"
+    expect_disc(page, "e5", "black")
     play_cell(page, "f6")
     expect_turn(page, "Black to move")
-    assert disc(page, "e5") == "white"
+    expect_disc(page, "e5", "white")
     page.get_by_role("button", name="Undo").click()
     wait_ply(page, 1)
     expect_turn(page, "White to move")
@@ -79,13 +80,14 @@ def test_playing_with_the_keyboard_only(page: Page) -> None:
     expect(page.locator("#board .cell.cursor")).to_have_attribute("data-square", "c4")
     page.keyboard.press("Enter")
     wait_ply(page, 1)
-    assert disc(page, "c4") == "black" and disc(page, "d4") == "black"
+    expect_disc(page, "d4", "black")
     page.keyboard.press("ArrowUp")
     expect(page.locator("#board .cell.cursor")).to_have_attribute("data-square", "c3")
     expect(page.locator('#board [data-square="d4"]')).to_have_class(re.compile("would-flip"))
     page.keyboard.press("Enter")
     wait_ply(page, 2)
-    assert disc(page, "c3") == "white" and disc(page, "d4") == "white"
+    expect_disc(page, "c3", "white")
+    expect_disc(page, "d4", "white")
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("Enter")  # b3 is not a legal move: nothing happens
     page.keyboard.press("ArrowRight")
@@ -94,7 +96,7 @@ def test_playing_with_the_keyboard_only(page: Page) -> None:
     expect(page.locator("#board .cell.cursor")).to_have_attribute("data-square", "e3")
     page.keyboard.press("Enter")
     wait_ply(page, 3)
-    assert disc(page, "e3") == "black"
+    expect_disc(page, "e3", "black")
 
 
 def test_playing_with_the_buttons_grid_only(page: Page) -> None:
@@ -108,11 +110,11 @@ def test_playing_with_the_buttons_grid_only(page: Page) -> None:
     expect(grid.get_by_role("button", name="a1", exact=True)).to_be_disabled()
     grid.get_by_role("button", name="d3", exact=True).click()
     wait_ply(page, 1)
-    assert disc(page, "d3") == "black"
+    expect_disc(page, "d4", "black")
     assert sorted(enabled.all_inner_texts()) == ["c3", "c5", "e3"]
     grid.get_by_role("button", name="c5", exact=True).click()
     wait_ply(page, 2)
-    assert disc(page, "c5") == "white" and disc(page, "d5") == "white"
+    expect_disc(page, "d5", "white")
 
 
 def test_dots_switch_survives_a_reload(page: Page) -> None:

@@ -22,6 +22,7 @@ export class BoardView {
     this.preview = null;
     this.cursor = null;
     this.shape = "";
+    this.timers = [];
     root.addEventListener("pointerdown", (event) => {
       this.pointerType = event.pointerType;
     });
@@ -78,6 +79,7 @@ export class BoardView {
    * squares to the colour they show until their flip is animated.
    */
   render(view, pending = new Map()) {
+    this.stopAnimation();
     this.build(view.rows);
     this.rows = view.rows;
     this.legal = new Set(view.interactive ? view.legal : []);
@@ -108,24 +110,21 @@ export class BoardView {
     };
     if (this.hooks.reducedMotion()) {
       order.forEach(turn);
-      return Promise.resolve();
+      return;
     }
     this.root.dataset.animating = "true";
-    const steps = order.map(
-      (square, index) =>
-        new Promise((resolve) => {
-          setTimeout(() => {
-            turn(square)?.classList.add("flipping");
-            resolve();
-          }, (index + 1) * FLIP_STEP_MS);
-        }),
-    );
-    return Promise.all(steps)
-      .then(() => new Promise((resolve) => setTimeout(resolve, FLIP_ANIMATION_MS)))
-      .then(() => {
-        for (const cell of this.cells.values()) cell.classList.remove("flipping");
-        delete this.root.dataset.animating;
-      });
+    order.forEach((square, index) => {
+      this.timers.push(setTimeout(() => turn(square)?.classList.add("flipping"), (index + 1) * FLIP_STEP_MS));
+    });
+    this.timers.push(setTimeout(() => this.stopAnimation(), order.length * FLIP_STEP_MS + FLIP_ANIMATION_MS));
+  }
+
+  /** End a running flip animation (a newer position is about to be drawn). */
+  stopAnimation() {
+    this.timers.forEach(clearTimeout);
+    this.timers = [];
+    for (const cell of this.root.querySelectorAll(".flipping")) cell.classList.remove("flipping");
+    delete this.root.dataset.animating;
   }
 
   squareOf(target) {
