@@ -92,11 +92,10 @@ def test_playing_with_the_keyboard_only(page: Page) -> None:
     page.keyboard.press("Enter")  # b3 is not a legal move: nothing happens
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
-    page.keyboard.press("ArrowRight")
-    expect(page.locator("#board .cell.cursor")).to_have_attribute("data-square", "e3")
+    expect(page.locator("#board .cell.cursor")).to_have_attribute("data-square", "d3")
     page.keyboard.press("Enter")
     wait_ply(page, 3)
-    expect_disc(page, "e3", "black")
+    expect_disc(page, "d4", "black")
 
 
 def test_playing_with_the_buttons_grid_only(page: Page) -> None:
@@ -172,6 +171,7 @@ def test_reload_mid_game_resumes_the_same_position(page: Page) -> None:
     play_cell(page, legal_squares(page)[0])
     wait_ply(page, 3)
     wait_my_turn_or_end(page)
+    page.wait_for_selector("#board:not([data-animating])")
     position = discs(page)
     last_move = page.inner_text("#last-move")
     page.reload()
