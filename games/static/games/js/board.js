@@ -35,8 +35,7 @@ export class BoardView {
     root.addEventListener("pointerleave", () => this.clearPreview());
     root.addEventListener("keydown", (event) => this.onKey(event));
     root.addEventListener("focus", () => {
-      if (!this.cursor) this.moveCursorTo(this.defaultCursor());
-      else this.paintCursor();
+      if (root.matches(":focus-visible")) this.moveCursorTo(this.cursor ?? this.defaultCursor());
     });
     root.addEventListener("blur", () => {
       this.root.classList.remove("keyboard");

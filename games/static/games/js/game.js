@@ -178,7 +178,7 @@ function drawControls() {
   const mine = mySeats();
   const seated = mine.length > 0;
   const inRoom = Boolean(roomCode);
-  show($("undo-button"), state.undoAllowed && !inRoom);
+  show($("undo-button"), state.undoAllowed && !inRoom && state.active);
   $("undo-button").disabled = busy || !state.active || state.ply === 0;
   show($("hint-button"), state.active && seated && !inRoom);
   $("hint-button").disabled = busy || !canPlay() || state.hintPending;
