@@ -180,3 +180,48 @@ def test_reload_mid_game_resumes_the_same_position(page: Page) -> None:
     assert discs(page) == position
     expect(page.locator("#last-move")).to_have_text(last_move)
     expect(page.locator("#counts")).to_contain_text("White (you)")
+
+
+def test_pass_banner_stays_until_that_player_moves_again(page: Page) -> None:
+    start_game(page, opponent="local", board="6x6")
+    for square in ("e4", "e5", "c2", "b4", "e6", "f6", "a4", "d6"):  # black then has no move
+        play_cell(page, square)
+    banner = page.locator("#pass-banner")
+    expect(banner).to_have_text("Black passes: no legal move")
+    expect_turn(page, "White to move")
+    while page.get_attribute("#game-app", "data-to-move") == "white":
+        play_cell(page, legal_squares(page)[0])
+        expect(banner).to_be_visible()
+    play_cell(page, legal_squares(page)[0])
+    expect(banner).to_be_hidden()
+
+
+def test_touch_first_tap_previews_and_second_tap_plays(new_page) -> None:
+    page = new_page(has_touch=True, is_mobile=True, viewport={"width": 375, "height": 740})
+    start_game(page, opponent="local")
+    cell = page.locator('#board [data-square="f5"]')
+    cell.tap()
+    expect(cell).to_have_class(re.compile("ghost"))
+    expect(page.locator('#board [data-square="e5"]')).to_have_class(re.compile("would-flip"))
+    assert page.get_attribute("#game-app", "data-ply") == "0"
+    cell.tap()
+    wait_ply(page, 1)
+    expect_disc(page, "f5", "black")
+    board_box = page.locator("#board").bounding_box()
+    assert board_box["x"] >= 0 and board_box["x"] + board_box["width"] <= 375
+
+
+def test_hint_rings_a_legal_square_and_resign_ends_the_game(page: Page) -> None:
+    start_game(page, opponent="cpu", level="easy", color="black")
+    legal = legal_squares(page)
+    page.get_by_role("button", name="Hint").click()
+    hinted = page.locator("#board .cell.hint")
+    expect(hinted).to_have_count(1, timeout=30_000)
+    assert hinted.get_attribute("data-square") in legal
+    page.get_by_role("button", name="Sound: off").click()
+    expect(page.get_by_role("button", name="Sound: on")).to_have_attribute("aria-pressed", "true")
+    page.get_by_role("button", name="Resign").click()
+    page.get_by_role("button", name="Yes, resign").click()
+    expect(page.locator("#result-title")).to_have_text("White wins")
+    expect(page.locator("#result-hints")).to_have_text("1")
+    expect(page.locator("#turn")).to_have_text("Game over")
