@@ -32,7 +32,9 @@ export class BoardView {
       const square = this.squareOf(event.target);
       if (square) this.showPreview(square);
     });
-    root.addEventListener("pointerleave", () => this.clearPreview());
+    root.addEventListener("pointerleave", (event) => {
+      if (event.pointerType === "mouse") this.clearPreview();
+    });
     root.addEventListener("keydown", (event) => this.onKey(event));
     root.addEventListener("focus", () => {
       if (root.matches(":focus-visible")) this.moveCursorTo(this.cursor ?? this.defaultCursor());
