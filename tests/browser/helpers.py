@@ -68,10 +68,13 @@ def legal_squares(page: Page) -> list[str]:
 
 
 def play_cell(page: Page, square: str) -> None:
-    """Click a board cell and wait for the server's answer to be drawn."""
+    """Click a board cell and wait until the server's answer is drawn and the page is idle."""
     ply = int(page.get_attribute("#game-app", "data-ply"))
     page.click(f'#board [data-square="{square}"]')
-    page.wait_for_function(f"() => Number(document.getElementById('game-app').dataset.ply) > {ply}")
+    page.wait_for_function(
+        f"() => {{ const app = document.getElementById('game-app');"
+        f" return Number(app.dataset.ply) > {ply} && !app.dataset.busy; }}"
+    )
 
 
 def screenshot(page: Page, name: str) -> None:

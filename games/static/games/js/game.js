@@ -260,6 +260,7 @@ function follow(id) {
 async function act(work) {
   if (busy) return;
   busy = true;
+  app.dataset.busy = "true";
   say("");
   if (state) drawAll();
   try {
@@ -269,6 +270,7 @@ async function act(work) {
     if (error.status === 409) await refresh().catch(() => {});
   } finally {
     busy = false;
+    delete app.dataset.busy;
     if (state) drawAll();
   }
 }
