@@ -97,7 +97,10 @@ export class BoardView {
       cell.classList.toggle("last", view.lastMove === square);
       cell.classList.toggle("hint", view.hint === square);
     }
+    // Keep the preview (a first tap, the mouse or the keyboard cursor) while it is still legal.
+    const previewed = this.preview;
     this.clearPreview();
+    if (previewed) this.showPreview(previewed);
     if (this.root.classList.contains("keyboard")) this.paintCursor();
   }
 
