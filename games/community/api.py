@@ -1,0 +1,273 @@
+"""Thin DRF views of the community API; rules live in services, reads in selectors.
+
+Every error is ``{"error": {"code", "message", "field"}}`` with a 4xx status.
+"""
+
+from collections.abc import Callable
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions, permissions, status
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.community import selectors, services
+from games.community.errors import CommunityError, RateLimited
+from games.community.models import ModerationAction
+from games.community.moderators import is_moderator
+from games.community.serializers import (
+    BugReportInputSerializer,
+    BugReportQuerySerializer,
+    BugReportSerializer,
+    CommentInputSerializer,
+    CommentQueueQuerySerializer,
+    CommentSerializer,
+    ModerationCommentSerializer,
+    ModerationLogEntrySerializer,
+    NoteInputSerializer,
+    RatingInputSerializer,
+    ReasonInputSerializer,
+    SiteSerializer,
+    StatusSerializer,
+    ThreadSerializer,
+)
+from games.community.visitors import visitor_from_request
+
+
+def error_body(code: str, message: str, field: str | None = None) -> dict[str, Any]:
+    """The project's error shape."""
+    return {"error": {"code": code, "message": message, "field": field}}
+
+
+def community_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """Turn service and DRF errors into the project's error shape; others propagate (500)."""
+    if isinstance(exc, CommunityError):
+        response = Response(error_body(exc.code, exc.message, exc.field), status=exc.status_code)
+        if isinstance(exc, RateLimited):
+            response["Retry-After"] = str(exc.retry_after)
+        return response
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    if not isinstance(exc, exceptions.APIException):
+        return None
+    field, detail = _first_error(exc.detail)
+    response = Response(
+        error_body(getattr(detail, "code", None) or exc.default_code, str(detail), field),
+        status=exc.status_code,
+    )
+    if getattr(exc, "auth_header", None):
+        response["WWW-Authenticate"] = exc.auth_header
+    if getattr(exc, "wait", None):
+        response["Retry-After"] = str(int(exc.wait))
+    return response
+
+
+def _first_error(detail: Any, field: str | None = None) -> tuple[str | None, Any]:
+    """The first (field, message) of a DRF error detail (dicts and lists nest)."""
+    if isinstance(detail, dict) and detail:
+        key, value = next(iter(detail.items()))
+        return _first_error(value, field or (None if key == "non_field_errors" else key))
+    if isinstance(detail, list) and detail:
+        return _first_error(detail[0], field)
+    return field, detail
+
+
+class CommunityAPIView(APIView):
+    """Base of the community views: the project's error shape."""
+
+    def get_exception_handler(self) -> Callable[[Exception, dict[str, Any]], Response | None]:
+        return community_exception_handler
+
+    @staticmethod
+    def validated(serializer_class: type, data: Any) -> dict[str, Any]:
+        serializer = serializer_class(data=data)
+        serializer.is_valid(raise_exception=True)
+        return serializer.validated_data
+
+
+class IsModerator(permissions.BasePermission):
+    """Superusers and members of the ``moderators`` group."""
+
+    message = _("Only moderators may see this.")
+
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        return is_moderator(request.user)
+
+
+class CommunityPagination(LimitOffsetPagination):
+    default_limit = 20
+    max_limit = 100
+
+
+class SiteView(CommunityAPIView):
+    """Counters (C1), rating totals (C2), version and commit (U7)."""
+
+    @extend_schema(responses=SiteSerializer, tags=["community"])
+    def get(self, request: Request) -> Response:
+        visitor = visitor_from_request(request, create_session=False)
+        info = selectors.site_info(visitor.key if visitor else None)
+        return Response(SiteSerializer(info).data)
+
+
+class RatingView(CommunityAPIView):
+    """The one-button rating (C2): one per visitor, a second post changes it."""
+
+    @extend_schema(request=RatingInputSerializer, responses=SiteSerializer, tags=["community"])
+    def post(self, request: Request) -> Response:
+        data = self.validated(RatingInputSerializer, request.data)
+        visitor = visitor_from_request(request)
+        services.rate_site(visitor=visitor, value=data["value"])
+        return Response(SiteSerializer(selectors.site_info(visitor.key)).data)
+
+
+class CommentListView(CommunityAPIView):
+    """Published comments with their replies (C3), and posting a comment or reply."""
+
+    pagination_class = CommunityPagination
+
+    @extend_schema(responses=ThreadSerializer(many=True), tags=["community"])
+    def get(self, request: Request) -> Response:
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(selectors.public_threads(), request, view=self)
+        return paginator.get_paginated_response(ThreadSerializer(page, many=True).data)
+
+    @extend_schema(
+        request=CommentInputSerializer, responses={201: CommentSerializer}, tags=["community"]
+    )
+    def post(self, request: Request) -> Response:
+        data = self.validated(CommentInputSerializer, request.data)
+        comment = services.post_comment(
+            visitor=visitor_from_request(request), text=data["text"], parent_id=data["parent"]
+        )
+        return Response(CommentSerializer(comment).data, status=status.HTTP_201_CREATED)
+
+
+class CommentReportView(CommunityAPIView):
+    """Anyone can report a published comment, with a reason."""
+
+    @extend_schema(
+        request=ReasonInputSerializer, responses={201: StatusSerializer}, tags=["community"]
+    )
+    def post(self, request: Request, comment_id: int) -> Response:
+        data = self.validated(ReasonInputSerializer, request.data)
+        services.report_comment(
+            visitor=visitor_from_request(request), comment_id=comment_id, reason=data["reason"]
+        )
+        return Response({"status": "reported"}, status=status.HTTP_201_CREATED)
+
+
+class BugReportView(CommunityAPIView):
+    """Send a bug report (C4); only moderators can ever read it, so nothing is echoed."""
+
+    @extend_schema(
+        request=BugReportInputSerializer, responses={201: StatusSerializer}, tags=["community"]
+    )
+    def post(self, request: Request) -> Response:
+        data = self.validated(BugReportInputSerializer, request.data)
+        services.submit_bug_report(visitor=visitor_from_request(request), text=data["text"])
+        return Response({"status": "received"}, status=status.HTTP_201_CREATED)
+
+
+class ModeratorAPIView(CommunityAPIView):
+    """Base of the moderators' API (C5)."""
+
+    permission_classes = [IsModerator]
+    pagination_class = CommunityPagination
+
+    def paginated(self, queryset: Any, serializer_class: type, request: Request) -> Response:
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(queryset, request, view=self)
+        return paginator.get_paginated_response(serializer_class(page, many=True).data)
+
+
+class ModerationCommentListView(ModeratorAPIView):
+    """The moderators' comment queues: reported, recent, hidden, deleted."""
+
+    @extend_schema(
+        parameters=[CommentQueueQuerySerializer],
+        responses=ModerationCommentSerializer(many=True),
+        tags=["moderation"],
+    )
+    def get(self, request: Request) -> Response:
+        query = self.validated(CommentQueueQuerySerializer, request.query_params)
+        comments = selectors.moderation_comments(query["queue"])
+        return self.paginated(comments, ModerationCommentSerializer, request)
+
+
+class ModerationCommentActionView(ModeratorAPIView):
+    """Hide, delete or restore a comment, or dismiss its reports; the reason is logged."""
+
+    moderation_action: ModerationAction = ModerationAction.HIDE_COMMENT
+
+    @extend_schema(
+        request=ReasonInputSerializer, responses=ModerationCommentSerializer, tags=["moderation"]
+    )
+    def post(self, request: Request, comment_id: int) -> Response:
+        data = self.validated(ReasonInputSerializer, request.data)
+        services.moderate_comment(
+            moderator=request.user,
+            comment_id=comment_id,
+            action=self.moderation_action,
+            reason=data["reason"],
+        )
+        comment = selectors.moderation_comments("recent").get(pk=comment_id)
+        return Response(ModerationCommentSerializer(comment).data)
+
+
+class ModerationBugReportListView(ModeratorAPIView):
+    """Bug reports for the moderators: open, resolved or all."""
+
+    @extend_schema(
+        parameters=[BugReportQuerySerializer],
+        responses=BugReportSerializer(many=True),
+        tags=["moderation"],
+    )
+    def get(self, request: Request) -> Response:
+        query = self.validated(BugReportQuerySerializer, request.query_params)
+        reports = selectors.moderation_bug_reports(query["status"])
+        return self.paginated(reports, BugReportSerializer, request)
+
+
+class ModerationBugReportResolveView(ModeratorAPIView):
+    """Resolve a bug report; the reason is logged."""
+
+    @extend_schema(
+        request=ReasonInputSerializer, responses=BugReportSerializer, tags=["moderation"]
+    )
+    def post(self, request: Request, bug_report_id: int) -> Response:
+        data = self.validated(ReasonInputSerializer, request.data)
+        services.resolve_bug_report(
+            moderator=request.user, bug_report_id=bug_report_id, reason=data["reason"]
+        )
+        report = selectors.moderation_bug_reports("all").get(pk=bug_report_id)
+        return Response(BugReportSerializer(report).data)
+
+
+class ModerationBugReportNoteView(ModeratorAPIView):
+    """Add a note to a bug report; the note is logged."""
+
+    @extend_schema(
+        request=NoteInputSerializer, responses={201: BugReportSerializer}, tags=["moderation"]
+    )
+    def post(self, request: Request, bug_report_id: int) -> Response:
+        data = self.validated(NoteInputSerializer, request.data)
+        services.add_bug_report_note(
+            moderator=request.user, bug_report_id=bug_report_id, text=data["text"]
+        )
+        report = selectors.moderation_bug_reports("all").get(pk=bug_report_id)
+        return Response(BugReportSerializer(report).data, status=status.HTTP_201_CREATED)
+
+
+class ModerationLogView(ModeratorAPIView):
+    """Every moderator action: who, what, when, why."""
+
+    @extend_schema(responses=ModerationLogEntrySerializer(many=True), tags=["moderation"])
+    def get(self, request: Request) -> Response:
+        return self.paginated(selectors.moderation_log(), ModerationLogEntrySerializer, request)

@@ -1,0 +1,308 @@
+"""The only code that changes community state (spec C1-C5). Each function is one transaction."""
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import connection, models, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.community.errors import Forbidden, InvalidState, InvalidValue, NotFound, RateLimited
+from games.community.models import (
+    BugReport,
+    BugReportNote,
+    BugReportStatus,
+    Comment,
+    CommentReport,
+    CommentStatus,
+    ModerationAction,
+    ModerationLogEntry,
+    PageView,
+    RatingValue,
+    SiteRating,
+)
+from games.community.moderators import is_moderator
+from games.community.text_rules import (
+    BUG_REPORT_MAX_LENGTH,
+    REASON_MAX_LENGTH,
+    check_comment_text,
+    check_length,
+    clean_text,
+)
+from games.community.version import app_commit, app_version
+from games.community.visitors import Visitor
+
+
+@dataclass(frozen=True)
+class RateLimit:
+    """At most ``per_visitor`` and ``per_ip`` posts in ``window_seconds``."""
+
+    per_visitor: int
+    per_ip: int
+    window_seconds: int
+
+
+DEFAULT_RATE_LIMITS = {
+    "comment": RateLimit(per_visitor=3, per_ip=10, window_seconds=60),
+    "report": RateLimit(per_visitor=10, per_ip=30, window_seconds=60),
+    "bug_report": RateLimit(per_visitor=3, per_ip=10, window_seconds=600),
+}
+
+
+def rate_limit(kind: str) -> RateLimit:
+    """The limit for ``kind``; ``settings.COMMUNITY_RATE_LIMITS[kind]`` (a dict of the
+    :class:`RateLimit` fields) overrides the default."""
+    override = getattr(settings, "COMMUNITY_RATE_LIMITS", {}).get(kind)
+    return RateLimit(**override) if override else DEFAULT_RATE_LIMITS[kind]
+
+
+def record_page_view(*, visitor: Visitor, day: date | None = None) -> bool:
+    """Count a page view; only the visitor's first on ``day`` (default today) counts.
+
+    Returns whether this view was counted.
+    """
+    _view, created = PageView.objects.get_or_create(
+        visitor_key=visitor.key, day=day or timezone.localdate()
+    )
+    return created
+
+
+def rate_site(*, visitor: Visitor, value: str) -> SiteRating:
+    """Set the visitor's rating (good / so-so / bad); a second call changes it."""
+    if value not in RatingValue.values:
+        raise InvalidValue(
+            "invalid_rating",
+            _("Choose one of: %(choices)s.") % {"choices": ", ".join(RatingValue.values)},
+            field="value",
+        )
+    with transaction.atomic():
+        rating, _created = SiteRating.objects.update_or_create(
+            visitor_key=visitor.key, defaults={"value": value, "user_id": visitor.user_id}
+        )
+        return rating
+
+
+def post_comment(*, visitor: Visitor, text: str, parent_id: int | None = None) -> Comment:
+    """Publish a comment, or a reply when ``parent_id`` is given.
+
+    Replies are one level deep: a reply to a reply joins the same top-level comment. The text
+    must pass the comment rules (:func:`check_comment_text`).
+    """
+    text = clean_text(text)
+    check_comment_text(text)
+    with transaction.atomic():
+        parent = None
+        if parent_id is not None:
+            parent = _visible_comment(parent_id, field="parent")
+            parent = parent.parent or parent
+            if parent.status != CommentStatus.VISIBLE:
+                raise _comment_not_found("parent")
+        _enforce_rate_limit(Comment.objects.all(), visitor, "comment")
+        return Comment.objects.create(
+            parent=parent,
+            text=text,
+            user_id=visitor.user_id,
+            visitor_key=visitor.key,
+            ip_address=visitor.ip_address,
+        )
+
+
+def report_comment(*, visitor: Visitor, comment_id: int, reason: str) -> CommentReport:
+    """Report a visible comment to the moderators; reporting it again updates the reason."""
+    reason = clean_text(reason)
+    check_length(reason, field="reason", max_length=REASON_MAX_LENGTH)
+    with transaction.atomic():
+        comment = _visible_comment(comment_id, field=None)
+        _enforce_rate_limit(CommentReport.objects.all(), visitor, "report")
+        report, _created = CommentReport.objects.update_or_create(
+            comment=comment,
+            visitor_key=visitor.key,
+            defaults={
+                "reason": reason,
+                "reviewed_at": None,
+                "user_id": visitor.user_id,
+                "ip_address": visitor.ip_address,
+            },
+        )
+        return report
+
+
+def submit_bug_report(*, visitor: Visitor, text: str) -> BugReport:
+    """Store a bug report with the app version, commit and browser attached."""
+    text = clean_text(text)
+    check_length(text, field="text", max_length=BUG_REPORT_MAX_LENGTH)
+    with transaction.atomic():
+        _enforce_rate_limit(BugReport.objects.all(), visitor, "bug_report")
+        return BugReport.objects.create(
+            text=text,
+            app_version=app_version(),
+            app_commit=app_commit(),
+            user_agent=visitor.user_agent,
+            visitor_key=visitor.key,
+            user_id=visitor.user_id,
+            ip_address=visitor.ip_address,
+        )
+
+
+# Comment moderation: action -> (states it applies to, state afterwards).
+_COMMENT_TRANSITIONS = {
+    ModerationAction.HIDE_COMMENT: ({CommentStatus.VISIBLE}, CommentStatus.HIDDEN),
+    ModerationAction.DELETE_COMMENT: (
+        {CommentStatus.VISIBLE, CommentStatus.HIDDEN},
+        CommentStatus.DELETED,
+    ),
+    ModerationAction.RESTORE_COMMENT: (
+        {CommentStatus.HIDDEN, CommentStatus.DELETED},
+        CommentStatus.VISIBLE,
+    ),
+    ModerationAction.DISMISS_REPORTS: ({CommentStatus.VISIBLE}, CommentStatus.VISIBLE),
+}
+# URL slugs of the comment actions (pages and API).
+COMMENT_ACTIONS_BY_SLUG = {
+    "hide": ModerationAction.HIDE_COMMENT,
+    "delete": ModerationAction.DELETE_COMMENT,
+    "restore": ModerationAction.RESTORE_COMMENT,
+    "dismiss": ModerationAction.DISMISS_REPORTS,
+}
+
+
+def moderate_comment(
+    *, moderator: AbstractBaseUser, comment_id: int, action: str, reason: str
+) -> Comment:
+    """Hide, delete, restore a comment, or dismiss its reports; logged with the reason.
+
+    Every action marks the comment's open reports as reviewed.
+    """
+    _require_moderator(moderator)
+    reason = _checked_reason(reason)
+    if action not in _COMMENT_TRANSITIONS:
+        raise InvalidValue("invalid_action", _("Unknown moderation action."), field="action")
+    allowed_from, new_status = _COMMENT_TRANSITIONS[ModerationAction(action)]
+    with transaction.atomic():
+        comment = Comment.objects.select_for_update().filter(pk=comment_id).first()
+        if comment is None:
+            raise _comment_not_found(None)
+        if comment.status not in allowed_from:
+            raise InvalidState(
+                "invalid_state",
+                _("This action does not apply to a %(status)s comment.")
+                % {"status": comment.get_status_display().lower()},
+            )
+        open_reports = comment.reports.filter(reviewed_at__isnull=True)
+        if action == ModerationAction.DISMISS_REPORTS and not open_reports.exists():
+            raise InvalidState("no_open_reports", _("This comment has no open reports."))
+        open_reports.update(reviewed_at=timezone.now())
+        comment.status = new_status
+        comment.save(update_fields=["status"])
+        _log(moderator, action, reason, comment=comment)
+        return comment
+
+
+def resolve_bug_report(
+    *, moderator: AbstractBaseUser, bug_report_id: int, reason: str
+) -> BugReport:
+    """Mark an open bug report resolved; logged with the reason."""
+    _require_moderator(moderator)
+    reason = _checked_reason(reason)
+    with transaction.atomic():
+        report = _locked_bug_report(bug_report_id)
+        if report.status == BugReportStatus.RESOLVED:
+            raise InvalidState("invalid_state", _("This bug report is already resolved."))
+        report.status = BugReportStatus.RESOLVED
+        report.resolved_at = timezone.now()
+        report.resolved_by = moderator
+        report.save(update_fields=["status", "resolved_at", "resolved_by"])
+        _log(moderator, ModerationAction.RESOLVE_BUG_REPORT, reason, bug_report=report)
+        return report
+
+
+def add_bug_report_note(
+    *, moderator: AbstractBaseUser, bug_report_id: int, text: str
+) -> BugReportNote:
+    """Add a moderator's note to a bug report; the note is logged as the reason."""
+    _require_moderator(moderator)
+    text = clean_text(text)
+    check_length(text, field="text", max_length=BUG_REPORT_MAX_LENGTH)
+    with transaction.atomic():
+        report = _locked_bug_report(bug_report_id)
+        note = BugReportNote.objects.create(bug_report=report, author=moderator, text=text)
+        _log(moderator, ModerationAction.NOTE_BUG_REPORT, text, bug_report=report)
+        return note
+
+
+def _require_moderator(user: AbstractBaseUser) -> None:
+    if not is_moderator(user):
+        raise Forbidden("not_moderator", _("Only moderators may do this."))
+
+
+def _checked_reason(reason: str) -> str:
+    reason = clean_text(reason)
+    check_length(reason, field="reason", max_length=REASON_MAX_LENGTH)
+    return reason
+
+
+def _log(
+    moderator: AbstractBaseUser,
+    action: str,
+    reason: str,
+    *,
+    comment: Comment | None = None,
+    bug_report: BugReport | None = None,
+) -> None:
+    ModerationLogEntry.objects.create(
+        moderator=moderator,
+        moderator_name=moderator.get_username(),
+        action=action,
+        comment=comment,
+        bug_report=bug_report,
+        reason=reason,
+    )
+
+
+def _visible_comment(comment_id: int, *, field: str | None) -> Comment:
+    comment = (
+        Comment.objects.select_for_update(of=("self",))
+        .filter(pk=comment_id, status=CommentStatus.VISIBLE)
+        .select_related("parent")
+        .first()
+    )
+    if comment is None:
+        raise _comment_not_found(field)
+    return comment
+
+
+def _comment_not_found(field: str | None) -> NotFound:
+    return NotFound("comment_not_found", _("No such comment."), field=field)
+
+
+def _locked_bug_report(bug_report_id: int) -> BugReport:
+    report = BugReport.objects.select_for_update().filter(pk=bug_report_id).first()
+    if report is None:
+        raise NotFound("bug_report_not_found", _("No such bug report."))
+    return report
+
+
+def _enforce_rate_limit(queryset: models.QuerySet, visitor: Visitor, kind: str) -> None:
+    """Refuse a post over the visitor's or the IP's limit; serialised per visitor and IP with
+    transaction-scoped advisory locks so concurrent posts cannot both slip through."""
+    limit = rate_limit(kind)
+    since = timezone.now() - timedelta(seconds=limit.window_seconds)
+    checks = [(f"visitor:{visitor.key}", {"visitor_key": visitor.key}, limit.per_visitor)]
+    if visitor.ip_address:
+        checks.append(
+            (f"ip:{visitor.ip_address}", {"ip_address": visitor.ip_address}, limit.per_ip)
+        )
+    with connection.cursor() as cursor:
+        for lock_name, _filter, _count in checks:
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(hashtext(%s))", [f"community:{kind}:{lock_name}"]
+            )
+    for _lock_name, filters, allowed in checks:
+        if queryset.filter(created_at__gte=since, **filters).count() >= allowed:
+            raise RateLimited(
+                _("Too many posts: at most %(count)d in %(seconds)d seconds. Please wait a little.")
+                % {"count": allowed, "seconds": limit.window_seconds},
+                retry_after=limit.window_seconds,
+            )

@@ -1,0 +1,37 @@
+"""The running version (U7): package version and git commit, worked out once per process."""
+
+import os
+import subprocess
+from functools import cache
+from importlib import metadata
+
+from django.conf import settings
+
+PACKAGE_NAME = "reversi-service"
+
+
+@cache
+def app_version() -> str:
+    """The installed package version, e.g. ``0.1.0``."""
+    try:
+        return metadata.version(PACKAGE_NAME)
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+@cache
+def app_commit() -> str:
+    """The short git commit of the checkout, else ``$APP_COMMIT`` (e.g. in Docker), else
+    ``unknown``."""
+    try:
+        result = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=settings.BASE_DIR,
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=True,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return os.environ.get("APP_COMMIT", "").strip() or "unknown"
+    return result.stdout.strip()

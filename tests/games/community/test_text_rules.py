@@ -1,0 +1,217 @@
+"""The comment rules (C3): each rule with tricky spellings, and innocent texts that pass."""
+
+import pytest
+
+from games.community.errors import RuleViolation
+from games.community.text_rules import (
+    COMMENT_MAX_LENGTH,
+    COMMENT_MAX_LINES,
+    blocked_terms,
+    check_comment_text,
+    clean_text,
+)
+
+
+def violation(text: str) -> RuleViolation:
+    with pytest.raises(RuleViolation) as caught:
+        check_comment_text(text)
+    return caught.value
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "see https://example.org/page",
+        "HTTP://EXAMPLE.ORG",
+        "h t t p s : / / x y z",
+        "hxxp://evil",
+        "www.example.com",
+        "visit example.com now",
+        "example.co.jp is great",
+        "пример.рф",
+        "сайт пример.рус",
+        "go to example dot com",
+        "example (dot) com",
+        "example [dot] com",
+        "example(.)com",
+        "example . com",
+        "exampledotcom",
+        "example．com",
+        "ｅｘａｍｐｌｅ．ｃｏｍ",
+        "example。com",
+        "e x a m p l e . c o m",
+        "exam\u200bple.com",
+        "サイトはexample.jpです",
+        "example ドット com",
+        "bit.ly/abc",
+        "t.co/xyz",
+    ],
+)
+def test_urls_in_any_spelling_are_rejected(text: str) -> None:
+    error = violation(text)
+    assert error.code == "url_not_allowed"
+    assert error.field == "text"
+    assert "URL" in error.message
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "mail me: john.doe+x@example.com",
+        "john＠example．com",
+        "john at example dot com",
+        "john (at) example (dot) com",
+        "john [at] example.com",
+        "john アットマーク example.jp",
+        "ivan собака пример.рф",
+    ],
+)
+def test_email_addresses_are_rejected(text: str) -> None:
+    error = violation(text)
+    assert error.code == "email_not_allowed"
+    assert "contact details" in error.message
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "call 090-1234-5678",
+        "０９０－１２３４－５６７８",
+        "090ー1234ー5678",
+        "09012345678",
+        "03-1234-5678",
+        "+7 (912) 345-67-89",
+        "+79123456789",
+        "8 (912) 345-67-89",
+        "8 912 345 67 89",
+        "555-123-4567",
+        "(555) 123-4567",
+        "+1 555 123 4567",
+        "0 9 0 1 2 3 4 5 6 7 8",
+    ],
+)
+def test_phone_numbers_are_rejected(text: str) -> None:
+    error = violation(text)
+    assert error.code == "phone_not_allowed"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "〒123-4567 東京都",
+        "住所は150-0001です",
+        "渋谷区神南1丁目",
+        "3番地に住んでる",
+        "ул. Ленина, д. 5",
+        "улица Пушкина дом 10",
+        "I live at 221 Baker Street",
+    ],
+)
+def test_addresses_are_rejected(text: str) -> None:
+    error = violation(text)
+    assert error.code == "address_not_allowed"
+    assert "addresses" in error.message
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "市立北小学校に通ってる",
+        "第三中学校です",
+        "3年2組です",
+        "Я учусь в школе № 5",
+        "гимназия №1",
+        "Springfield Elementary School rocks",
+    ],
+)
+def test_schools_and_classes_are_rejected(text: str) -> None:
+    assert violation(text).code == "school_not_allowed"
+
+
+@pytest.mark.parametrize(
+    "text", ["line id: abc123", "LINE ID abc_123", "discord: bobby#1234", "telegram @bobby"]
+)
+def test_messenger_ids_are_rejected(text: str) -> None:
+    assert violation(text).code == "contact_not_allowed"
+
+
+@pytest.mark.parametrize(
+    ("text", "entry"),
+    [
+        ("shit", "shit"),
+        ("SHIT happens", "shit"),
+        ("you f u c k i n g cheat", "fuck"),
+        ("f.u.c.k", "fuck"),
+        ("f-u-c-k this", "fuck"),
+        ("fuuuuck", "fuck"),
+        ("ｆｕｃｋ", "fuck"),
+        ("sh1t", "shit"),
+        ("fuсk", "fuck"),  # Cyrillic "с"
+        ("kill yourself", "kill yourself"),
+        ("死ね", "死ね"),
+        ("お前は馬鹿だ", "馬鹿"),
+        ("キモい", "きもい"),
+        ("ｷﾓｲ", "きもい"),
+        ("ты дурак", "дурак"),
+        ("Д У Р А К", "дурак"),
+        ("ДУРАКИ", "дурак"),
+        ("xyй", "хуй"),  # Latin look-alikes
+        ("с у к а", "сука"),
+    ],
+)
+def test_blocked_words_are_rejected_despite_obfuscation(text: str, entry: str) -> None:
+    error = violation(text)
+    assert error.code == "blocked_word"
+    assert entry in error.message
+    assert "abusive" in error.message
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I won 40-24",
+        "Scores 33-31, 40-24 and 35-29",
+        "33 31 40 24 35 29",
+        "Game on 2024-11-29 12:30, again on 29.11.2024 at 18:00",
+        "e.g. open with f5 d6 c3",
+        "Nice game.I liked it",
+        "Great game. Com on!",
+        "Well played. Net result 40 to 24",
+        "Version 1.0.1 is great, 3.5 stars",
+        "I scored 1000000 points",
+        "Mr. Smith plays at home",
+        "I played at the park",
+        "Next line: nothing to add",
+        "Instagram is fun",
+        "This classic assistant is a class act",
+        "Dickens wrote books",
+        "面白かったwww。次も遊びます",
+        "石を動かすのが楽しい。むかしね、よく遊んだ",
+        "ばかりです。バカンスに行きます",
+        "Спасибо за игру! Застрахуй свой угол.",
+        "The 10x10 board with 3 players",
+        "gg",
+        "小学校のころよく遊んだ",
+        "I finished high school, my high school friend taught me",
+        "В школе играли в реверси",
+        "I played 100-1000 games",
+    ],
+)
+def test_innocent_texts_pass(text: str) -> None:
+    check_comment_text(text)
+
+
+def test_length_limits() -> None:
+    check_comment_text("x" * COMMENT_MAX_LENGTH)
+    assert violation("x" * (COMMENT_MAX_LENGTH + 1)).code == "too_long"
+    assert violation("").code == "empty"
+    assert violation("a\n" * COMMENT_MAX_LINES).code == "too_many_lines"
+
+
+def test_clean_text_removes_control_and_zero_width_characters() -> None:
+    assert clean_text("  a\u200bb\r\nc\x00d  ") == "ab\ncd"
+
+
+def test_block_list_has_english_japanese_and_russian_entries() -> None:
+    entries = {term.entry for term in blocked_terms()}
+    assert {"fuck", "死ね", "дурак"} <= entries
