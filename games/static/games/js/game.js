@@ -2,7 +2,7 @@
 // websocket, and offers undo, hint, resign, play again, rematch and takeover.
 import { api } from "./api.js";
 import { BoardView } from "./board.js";
-import { colorName, t } from "./i18n.js";
+import { colorName, errorText, t } from "./i18n.js";
 import { LiveGame } from "./live.js";
 import { getPref, setPref } from "./prefs.js";
 import { parseSquare, sortNearestFirst, squareName } from "./rules.js";
@@ -266,7 +266,7 @@ async function act(work) {
   try {
     await work();
   } catch (error) {
-    say(error.status === 409 ? t("error.stale") : error.message);
+    say(error.status === 409 ? t("error.stale") : errorText(error));
     if (error.status === 409) await refresh().catch(() => {});
   } finally {
     busy = false;
@@ -420,7 +420,7 @@ async function start() {
       await refresh();
     }
   } catch (error) {
-    say(error.message);
+    say(errorText(error));
   }
   setInterval(() => state && drawControls(), 5000);
   app.dataset.ready = "true";

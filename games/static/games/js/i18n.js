@@ -12,3 +12,9 @@ export function t(key, params = {}) {
 export function colorName(color) {
   return t(`color.${color}`);
 }
+
+/** A translated message for an API error, or the server's own (English) message. */
+export function errorText(error) {
+  const key = `error.${error.code}`;
+  return key in catalog ? catalog[key] : error.message;
+}

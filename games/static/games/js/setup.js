@@ -1,7 +1,7 @@
 // The setup page: keeps the form's choices consistent (invalid combinations cannot be
 // chosen), creates the game or room through the API, and offers this browser's unfinished games.
 import { api } from "./api.js";
-import { t } from "./i18n.js";
+import { errorText, t } from "./i18n.js";
 
 const form = document.getElementById("setup-form");
 const message = document.getElementById("setup-message");
@@ -111,7 +111,7 @@ form.addEventListener("submit", async (event) => {
     if (path === "/api/games/") localStorage.setItem("reversi.setup", JSON.stringify(body));
     location.href = created.url;
   } catch (error) {
-    message.textContent = error.field ? `${error.field}: ${error.message}` : error.message;
+    message.textContent = error.field ? `${error.field}: ${errorText(error)}` : errorText(error);
     message.hidden = false;
     button.disabled = false;
   }
