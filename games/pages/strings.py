@@ -29,6 +29,7 @@ CLIENT_STRINGS = {
     "result.wins": _("{color} wins"),
     "result.you_win": _("You win ({color})"),
     "result.over": _("Game over"),
+    "result.resigned": _("{color} resigned."),
     "error.stale": _("The game moved on; the board has been updated."),
     "error.network": _("No connection to the server. Please try again."),
     "error.not_found": _("This game or room does not exist."),

@@ -47,8 +47,13 @@ def test_whole_game_against_the_easy_cpu_reaches_the_result(page: Page) -> None:
     assert sum(counts) + empties == 36
     expect(page.locator("#result-undos")).to_have_text("0")
     expect(page.locator("#result-hints")).to_have_text("0")
-    expect(page.get_by_role("button", name="Play again")).to_be_visible()
     screenshot(page, "result")
+    finished_url = page.url
+    page.get_by_role("button", name="Play again").click()
+    page.wait_for_url(lambda url: url != finished_url)
+    wait_ready(page)
+    expect(page.locator("#board [data-square]")).to_have_count(36)
+    expect(page.locator("#counts")).to_contain_text("Black (you) 2")
 
 
 def test_hot_seat_game_with_undo(page: Page) -> None:
@@ -223,5 +228,6 @@ def test_hint_rings_a_legal_square_and_resign_ends_the_game(page: Page) -> None:
     page.get_by_role("button", name="Resign").click()
     page.get_by_role("button", name="Yes, resign").click()
     expect(page.locator("#result-title")).to_have_text("White wins")
+    expect(page.locator("#result-note")).to_have_text("Black resigned.")
     expect(page.locator("#result-hints")).to_have_text("1")
     expect(page.locator("#turn")).to_have_text("Game over")

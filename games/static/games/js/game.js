@@ -5,7 +5,7 @@ import { BoardView } from "./board.js";
 import { colorName, errorText, t } from "./i18n.js";
 import { LiveGame } from "./live.js";
 import { getPref, setPref } from "./prefs.js";
-import { parseSquare, sortNearestFirst, squareName } from "./rules.js";
+import { cellAt, parseSquare, sortNearestFirst, squareName } from "./rules.js";
 import { sound } from "./sound.js";
 import { normalizeState } from "./state.js";
 
@@ -155,6 +155,7 @@ function drawResult() {
         : t("result.wins", { color: colorName(result.winner) });
   } else title = t("result.over");
   $("result-title").textContent = title;
+  $("result-note").textContent = result.resigned ? t("result.resigned", { color: colorName(result.resigned) }) : "";
   const rows = state.colors.map((color) => {
     const tr = document.createElement("tr");
     tr.dataset.color = color;
@@ -215,10 +216,8 @@ function drawAll(pending) {
 
 // ---------------------------------------------------------------- applying states
 
-const CELL_COLORS = { X: "black", O: "white", R: "red", G: "green", N: "neutral" };
-
 /**
- * Show a state unless an newer one is already shown (states carry a version that grows with
+ * Show a state unless a newer one is already shown (states carry a version that grows with
  * every change). When it follows the shown position by one move, the flips are animated.
  */
 function apply(raw) {
@@ -233,7 +232,7 @@ function apply(raw) {
   if (oneMoveOn && last) {
     for (const square of last.flips) {
       const [col, row] = parseSquare(square);
-      pending.set(square, CELL_COLORS[previous.rows[row][col]] ?? last.color);
+      pending.set(square, cellAt(previous.rows, col, row));
       colors.set(square, last.color);
     }
     sound.place();
@@ -302,13 +301,12 @@ $("takeover-button").addEventListener("click", () => {
 
 $("again-button").addEventListener("click", () =>
   act(async () => {
-    const saved = localStorage.getItem("reversi.setup");
-    if (!saved) {
-      location.href = $("choose-link").href;
-      return;
+    const body = { mode: state.mode, undo: state.undoAllowed, variant: state.variant };
+    if (state.mode === "cpu") {
+      body.color = mySeats()[0];
+      body.level = state.seats.find((seat) => seat.kind === "cpu").level;
     }
-    const created = await api("POST", "/api/games/", JSON.parse(saved));
-    location.href = created.url;
+    location.href = (await api("POST", "/api/games/", body)).url;
   }),
 );
 

@@ -108,7 +108,6 @@ form.addEventListener("submit", async (event) => {
   message.hidden = true;
   try {
     const created = await api("POST", path, body);
-    if (path === "/api/games/") localStorage.setItem("reversi.setup", JSON.stringify(body));
     location.href = created.url;
   } catch (error) {
     message.textContent = error.field ? `${error.field}: ${errorText(error)}` : errorText(error);
