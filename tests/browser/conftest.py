@@ -134,10 +134,22 @@ def browser() -> Iterator[Browser]:
         chromium.close()
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Iterator:
+    """Remember each phase's report on the test item (the page fixture looks at it)."""
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
+
+
 @pytest.fixture
-def new_page(browser: Browser, live_url: str) -> Iterator:
-    """Factory of pages, each in its own browser context (its own cookies: its own guest)."""
+def new_page(browser: Browser, live_url: str, request: pytest.FixtureRequest) -> Iterator:
+    """Factory of pages, each in its own browser context (its own cookies: its own guest).
+
+    When the test fails, every page's screenshot and HTML go to ``test-artifacts/``.
+    """
     contexts = []
+    pages: list[Page] = []
     errors: list[str] = []
 
     def make(**options: object) -> Page:
@@ -146,9 +158,16 @@ def new_page(browser: Browser, live_url: str) -> Iterator:
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
+        pages.append(page)
         return page
 
     yield make
+    report = getattr(request.node, "report_call", None)
+    if report is not None and report.failed:
+        for index, page in enumerate(pages):
+            stem = ROOT / "test-artifacts" / f"{request.node.name}-{index}"
+            page.screenshot(path=f"{stem}.png", full_page=True)
+            Path(f"{stem}.html").write_text(page.content())
     for context in contexts:
         context.close()
     assert not errors, f"JavaScript errors: {errors}"
