@@ -80,6 +80,15 @@ def live_url(django_db_setup: None, django_db_blocker: object) -> Iterator[str]:
     }
     logs = ROOT / "test-artifacts"
     logs.mkdir(exist_ok=True)
+    # Tasks left over from an earlier run go before the worker starts (a worker's own --purge
+    # could also drop the first tasks of this run, sent while it was still starting).
+    subprocess.run(
+        [sys.executable, "-m", "celery", "-A", "reversi_site", "purge", "-f", "-Q", "celery,cpu"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
     with (logs / "daphne.log").open("w") as web_log, (logs / "worker.log").open("w") as worker_log:
         web = subprocess.Popen(
             [
@@ -107,7 +116,6 @@ def live_url(django_db_setup: None, django_db_blocker: object) -> Iterator[str]:
                 "worker",
                 "--pool=solo",
                 "--queues=celery,cpu",
-                "--purge",
                 "--without-gossip",
                 "--without-mingle",
                 "--loglevel=WARNING",
