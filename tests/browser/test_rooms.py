@@ -92,3 +92,20 @@ def test_three_player_room_with_a_cpu_seat(new_page) -> None:
         play_cell(guest, legal_squares(guest)[0])
         wait_ply(host, round_start + 3)  # the CPU (red) has answered
         expect(host.locator("#last-move")).to_contain_text("Red")
+
+
+def test_a_dropped_connection_reconnects_and_resynchronises(new_page) -> None:
+    host = new_page()
+    start_room(host, opponent="friend", board="6x6")
+    guest = new_page()
+    join(guest, host.input_value("#room-url"))
+    expect(host.locator("#turn")).to_have_text("Your turn (Black)")
+    guest.context.set_offline(True)
+    expect(guest.locator("#offline")).to_be_visible()
+    play_cell(host, legal_squares(host)[0])
+    guest.wait_for_timeout(300)
+    assert guest.get_attribute("#game-app", "data-ply") == "0"
+    guest.context.set_offline(False)
+    wait_ply(guest, 1)
+    expect(guest.locator("#offline")).to_be_hidden()
+    expect(guest.locator("#turn")).to_have_text("Your turn (White)")
