@@ -4,7 +4,7 @@ swapped; a 3-player room with a CPU seat."""
 import re
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 
 from .helpers import (
     expect_disc,
@@ -98,14 +98,26 @@ def test_a_dropped_connection_reconnects_and_resynchronises(new_page) -> None:
     host = new_page()
     start_room(host, opponent="friend", board="6x6")
     guest = new_page()
+    sockets: list[WebSocketRoute] = []
+    network = {"up": True}
+
+    def through_the_network(socket: WebSocketRoute) -> None:
+        if network["up"]:
+            socket.connect_to_server()
+            sockets.append(socket)
+        else:
+            socket.close()
+
+    guest.route_web_socket(re.compile(r"/ws/games/"), through_the_network)
     join(guest, host.input_value("#room-url"))
     expect(host.locator("#turn")).to_have_text("Your turn (Black)")
-    guest.context.set_offline(True)
+    network["up"] = False
+    for socket in sockets:
+        socket.close()
     expect(guest.locator("#offline")).to_be_visible()
     play_cell(host, legal_squares(host)[0])
-    guest.wait_for_timeout(300)
     assert guest.get_attribute("#game-app", "data-ply") == "0"
-    guest.context.set_offline(False)
+    network["up"] = True
     wait_ply(guest, 1)
     expect(guest.locator("#offline")).to_be_hidden()
     expect(guest.locator("#turn")).to_have_text("Your turn (White)")
