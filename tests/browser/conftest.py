@@ -1,5 +1,6 @@
 """Browser tests: headless Chromium (Playwright) against a live daphne server and a real Celery
-worker, both started once per session on the test database.
+worker, both started once for this package on the test database (and stopped after it, so they
+never serve the rest of the suite).
 
 pytest-django's ``live_server`` is WSGI (no websockets), so the ASGI server runs as a subprocess.
 """
@@ -69,7 +70,7 @@ def _test_database_name() -> str:
     return name if name.startswith("test_") else connection.creation._get_test_db_name()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def live_url(django_db_setup: None, django_db_blocker: object) -> Iterator[str]:
     """Base URL of daphne serving the ASGI app (HTTP + websockets) with a Celery worker."""
     port = _free_port()
@@ -134,7 +135,7 @@ def live_url(django_db_setup: None, django_db_blocker: object) -> Iterator[str]:
             _stop(web)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
