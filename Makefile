@@ -39,7 +39,7 @@ run: db
 	$(PY) -m ai_worker warmup
 	@echo "Reversi is running at http://$(HOST):$(PORT)/  (Ctrl-C stops web and worker)"
 	@trap 'kill 0' INT TERM; \
-	$(VENV)/bin/celery -A reversi_site worker --loglevel=info -Q celery,cpu & \
+	POSTGRES_CONN_MAX_AGE=600 $(VENV)/bin/celery -A reversi_site worker --loglevel=info -Q celery,cpu & \
 	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) reversi_site.asgi:application & \
 	wait
 

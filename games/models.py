@@ -1,16 +1,132 @@
-"""Database models of the game service."""
+"""Database models of the game service: games, their seats and move records, friend rooms.
 
+Only ``games.services`` changes these rows; everything else reads them (``games.selectors``).
+"""
+
+from django.conf import settings
 from django.db import models
 
 
 class Game(models.Model):
-    """A game of reversi; ``variant`` is the engine's variant description as JSON."""
+    """A game of any variant; ``position`` is the engine's position text after ``ply`` moves."""
 
+    class Mode(models.TextChoices):
+        CPU = "cpu", "versus CPU"
+        LOCAL = "local", "hot seat"
+        ROOM = "room", "friend room"
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", "waiting for players"
+        ACTIVE = "active", "active"
+        FINISHED = "finished", "finished"
+
+    mode = models.CharField(max_length=8, choices=Mode.choices)
     variant = models.JSONField(default=dict)
+    position = models.TextField()
+    ply = models.PositiveIntegerField(default=0)
+    version = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.ACTIVE)
+    result = models.JSONField(null=True, blank=True)
+    undo_allowed = models.BooleanField(default=False)
+    undo_count = models.PositiveIntegerField(default=0)
+    hint_count = models.PositiveIntegerField(default=0)
+    hint = models.JSONField(null=True, blank=True)
+    seed = models.BigIntegerField()
+    cpu_queued_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "updated_at"])]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk} ({self.mode}, ply {self.ply}, {self.status})"
+
+
+class Seat(models.Model):
+    """One colour of a game, held by an account, a guest browser, a CPU level, or nobody yet."""
+
+    class Kind(models.TextChoices):
+        HUMAN = "human", "person"
+        CPU = "cpu", "CPU"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    color = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    level = models.CharField(max_length=8, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    guest_id = models.CharField(max_length=64, blank=True, db_index=True)
+    connections = models.PositiveIntegerField(default=0)
+    absent_since = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["color"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "color"], name="seat_unique_color"),
+            models.CheckConstraint(
+                condition=~(models.Q(kind="cpu") & models.Q(level="")),
+                name="seat_cpu_has_level",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Seat {self.color} of game {self.game_id}"
+
+    @property
+    def is_taken(self) -> bool:
+        """Whether someone (or the CPU) sits here."""
+        return self.kind == self.Kind.CPU or self.user_id is not None or bool(self.guest_id)
+
+
+class Move(models.Model):
+    """One entry of a game's move record; ``ply`` is the number of moves before it."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    ply = models.PositiveIntegerField()
+    notation = models.CharField(max_length=8)
+    color = models.PositiveSmallIntegerField()
+    flipped = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["ply"]
+        constraints = [models.UniqueConstraint(fields=["game", "ply"], name="move_unique_ply")]
+
+    def __str__(self) -> str:
+        return f"{self.ply}. {self.notation} (game {self.game_id})"
+
+    @property
+    def flip_count(self) -> int:
+        return len(self.flipped)
+
+
+class Room(models.Model):
+    """A friend room reached by its unguessable ``code``; a rematch opens the ``rematch`` room."""
+
+    code = models.CharField(max_length=32, unique=True)
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="room")
+    owner_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    owner_guest_id = models.CharField(max_length=64, blank=True)
+    rematch = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="previous"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
-        return f"Game {self.pk}"
+        return f"Room {self.code}"
+
+    @property
+    def state(self) -> str:
+        """``open`` while seats are free, then ``playing``, then ``finished``."""
+        return {
+            Game.Status.WAITING: "open",
+            Game.Status.ACTIVE: "playing",
+            Game.Status.FINISHED: "finished",
+        }[self.game.status]
 
 
 from games.community.models import *  # noqa: E402, F403  (community models live in their package)

@@ -5,5 +5,6 @@ from . import views
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("", include("games.community.urls")),
+    path("", include("games.info.urls")),
     path("", include("games.pages.urls")),
 ]

@@ -1,9 +1,13 @@
-"""Top-level URL configuration."""
+"""Top-level URL configuration: the admin, the REST API and the site's pages."""
 
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
+
+from games.api.views import unknown_endpoint
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("api/", include("games.api.urls")),
     path("", include("games.urls")),
+    re_path(r"^api/(?P<path>.*)$", unknown_endpoint),
 ]

@@ -1,0 +1,37 @@
+"""Celery tasks of the ``cpu`` queue: the CPU's move and the hint (thin wrappers).
+
+The search runs outside any database lock; the result is stored by a service that locks the
+game again and re-checks the ply, so a stale or repeated task does nothing.
+"""
+
+from celery import shared_task
+
+from ai_worker.search import choose_move
+from games import selectors, services
+
+SOFT_TIME_LIMIT = 20
+HARD_TIME_LIMIT = 30
+
+
+@shared_task(soft_time_limit=SOFT_TIME_LIMIT, time_limit=HARD_TIME_LIMIT)
+def cpu_move(game_id: int, ply: int) -> bool:
+    """Play the CPU's move of game ``game_id`` at ``ply``; False when that turn is gone."""
+    job = selectors.cpu_job(game_id, ply)
+    if job is None:
+        return False
+    result = choose_move(job.board, job.level, seed=job.seed)
+    return services.apply_cpu_move(
+        game_id=game_id, ply=ply, position=job.position, notation=str(result.move)
+    )
+
+
+@shared_task(soft_time_limit=SOFT_TIME_LIMIT, time_limit=HARD_TIME_LIMIT)
+def hint(game_id: int, ply: int) -> bool:
+    """Compute the hint pending at ``ply`` (the strong CPU's move); False when it is stale."""
+    job = selectors.hint_job(game_id, ply)
+    if job is None:
+        return False
+    result = choose_move(job.board, job.level, seed=job.seed)
+    return services.store_hint(
+        game_id=game_id, ply=ply, position=job.position, notation=str(result.move)
+    )

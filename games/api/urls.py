@@ -1,0 +1,25 @@
+"""URLs of the REST API, mounted at ``/api/``."""
+
+from django.urls import path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from games.api import views
+
+urlpatterns = [
+    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("auth/signup/", views.SignupView.as_view(), name="api-signup"),
+    path("auth/token/", views.TokenView.as_view(), name="api-token"),
+    path("me/", views.MeView.as_view(), name="api-me"),
+    path("games/", views.GameListView.as_view(), name="api-games"),
+    path("games/<int:game_id>/", views.GameDetailView.as_view(), name="api-game"),
+    path("games/<int:game_id>/moves/", views.MoveView.as_view(), name="api-game-moves"),
+    path("games/<int:game_id>/undo/", views.UndoView.as_view(), name="api-game-undo"),
+    path("games/<int:game_id>/hint/", views.HintView.as_view(), name="api-game-hint"),
+    path("games/<int:game_id>/resign/", views.ResignView.as_view(), name="api-game-resign"),
+    path("games/<int:game_id>/takeover/", views.TakeoverView.as_view(), name="api-game-takeover"),
+    path("rooms/", views.RoomCreateView.as_view(), name="api-rooms"),
+    path("rooms/<str:code>/", views.RoomDetailView.as_view(), name="api-room"),
+    path("rooms/<str:code>/join/", views.RoomJoinView.as_view(), name="api-room-join"),
+    path("rooms/<str:code>/rematch/", views.RoomRematchView.as_view(), name="api-room-rematch"),
+]

@@ -1,0 +1,47 @@
+"""Fixtures of the game-service tests: players as API clients (guests and accounts)."""
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from games.identity import Player
+
+# Short games found with the engine: after these moves black has no move and must pass
+# (white to move next), and a 9-move game where black wipes white out.
+BLACK_MUST_PASS = ["d3", "c3", "b3", "b2", "e6", "a3", "a1", "c1"]
+BLACK_WIPES_OUT = ["d3", "e3", "f6", "c4", "b3", "c3", "f3", "d6", "d7"]
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hasher(settings: object) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def make_account(db: None):
+    """An API client signed in with a token, and its player identity."""
+
+    def make(username: str) -> tuple[APIClient, Player]:
+        user = get_user_model().objects.create_user(username, password="a long passphrase")
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+        return client, Player(user_id=user.pk)
+
+    return make
+
+
+@pytest.fixture
+def alice(make_account) -> tuple[APIClient, Player]:
+    return make_account("alice")
+
+
+@pytest.fixture
+def bob(make_account) -> tuple[APIClient, Player]:
+    return make_account("bob")
+
+
+@pytest.fixture
+def guest() -> APIClient:
+    """A browser without an account (its identity lives in the session cookie)."""
+    return APIClient()

@@ -1,0 +1,320 @@
+"""The REST API: status codes, the game state document and one error shape for bad input."""
+
+import pytest
+from rest_framework.test import APIClient
+
+from games import selectors
+from games.models import Game
+
+pytestmark = pytest.mark.django_db
+
+
+def create(client: APIClient, **body: object) -> dict:
+    response = client.post("/api/games/", body, format="json")
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+def move(client: APIClient, game: dict, notation: str, ply: int | None = None):
+    body = {"move": notation, "ply": game["ply"] if ply is None else ply}
+    return client.post(f"/api/games/{game['id']}/moves/", body, format="json")
+
+
+def error_of(response) -> dict:
+    return response.json()["error"]
+
+
+def test_signup_token_and_me(guest: APIClient) -> None:
+    response = guest.post(
+        "/api/auth/signup/", {"username": "carol", "password": "pale blue hills"}, format="json"
+    )
+    assert response.status_code == 201
+    token = response.json()["token"]
+    again = guest.post("/api/auth/token/", {"username": "carol", "password": "pale blue hills"})
+    assert again.json() == {"token": token}
+    client = APIClient()
+    assert client.get("/api/me/").json()["guest"] is True
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    assert client.get("/api/me/").json()["username"] == "carol"
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "field"),
+    [
+        ({"username": "alice", "password": "pale blue hills"}, "username_taken", "username"),
+        ({"username": "dave", "password": "123"}, "weak_password", "password"),
+        ({"username": "dave"}, "required", "password"),
+        (
+            {"username": "dave", "password": "pale blue hills", "email": "x"},
+            "unknown_field",
+            "email",
+        ),
+    ],
+)
+def test_signup_errors_name_the_field(alice, guest: APIClient, body, code, field) -> None:
+    response = guest.post("/api/auth/signup/", body, format="json")
+    assert response.status_code == 400
+    assert (error_of(response)["code"], error_of(response)["field"]) == (code, field)
+
+
+def test_wrong_password_gets_no_token(alice, guest: APIClient) -> None:
+    response = guest.post("/api/auth/token/", {"username": "alice", "password": "nope"})
+    assert (response.status_code, error_of(response)["code"]) == (400, "invalid_credentials")
+
+
+def test_game_state_document(alice) -> None:
+    client, _ = alice
+    game = create(client, mode="local", undo=True)
+    assert game["url"] == f"/play/{game['id']}/"
+    assert (game["status"], game["ply"], game["to_move"]) == ("active", 0, "black")
+    assert sorted(game["legal_moves"]) == ["c4", "d3", "e6", "f5"]
+    assert game["board"][3] == "---OX---"
+    assert game["discs"] == {"black": 2, "white": 2}
+    assert game["you"] == ["black", "white"]
+    response = move(client, game, "f5")
+    assert response.status_code == 201
+    state = response.json()
+    assert state["last_move"] == {
+        "ply": 0,
+        "color": "black",
+        "move": "f5",
+        "flipped": ["e5"],
+        "text": "Black f5, 1 disc flipped",
+    }
+    assert state["moves"] == ["f5"]
+    for key in ("pass_notice", "result", "undo", "hints", "seats", "empties", "variant"):
+        assert key in state
+    assert APIClient().get(f"/api/games/{game['id']}/").json()["you"] == []  # a spectator
+
+
+def test_guest_plays_without_an_account_and_others_cannot_move(guest: APIClient) -> None:
+    game = create(guest, mode="cpu", color="black", level="easy")
+    assert game["seats"][1]["name"] == "CPU (easy)"
+    assert move(guest, game, "f5").status_code == 201
+    stranger = move(APIClient(), game, "d6", ply=1)
+    assert (stranger.status_code, error_of(stranger)["code"]) == (403, "not_your_seat")
+    listed = guest.get("/api/games/?status=active").json()["games"]
+    assert [item["id"] for item in listed] == [game["id"]]
+    assert APIClient().get("/api/games/").json() == {"games": []}
+
+
+def test_guest_writes_need_the_csrf_token() -> None:
+    browser = APIClient(enforce_csrf_checks=True)
+    response = browser.post("/api/games/", {}, format="json")
+    assert (response.status_code, error_of(response)["code"]) == (403, "permission_denied")
+
+
+@pytest.mark.parametrize(
+    ("notation", "code"),
+    [("d4", "occupied"), ("a1", "no_flips"), ("z9", "bad_square"), ("pass", "cannot_pass")],
+)
+def test_illegal_move_reasons(alice, notation: str, code: str) -> None:
+    client, _ = alice
+    game = create(client, mode="local")
+    response = move(client, game, notation)
+    assert response.status_code == 400
+    assert error_of(response) == {
+        "code": code,
+        "message": error_of(response)["message"],
+        "field": "move",
+    }
+    assert error_of(response)["message"]
+
+
+def test_not_your_turn_stale_ply_and_game_over(alice) -> None:
+    client, _ = alice
+    game = create(client, mode="cpu", color="white")
+    response = move(client, game, "f5")
+    assert (response.status_code, error_of(response)["code"]) == (400, "not_your_turn")
+    local = create(client, mode="local")
+    assert move(client, local, "f5").status_code == 201
+    stale = move(client, local, "d6", ply=0)
+    assert (stale.status_code, error_of(stale)["code"], error_of(stale)["field"]) == (
+        409,
+        "stale_ply",
+        "ply",
+    )
+    assert client.post(f"/api/games/{local['id']}/resign/").status_code == 200
+    over = move(client, local, "d6", ply=1)
+    assert (over.status_code, error_of(over)["code"]) == (400, "game_over")
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "field"),
+    [
+        ({"move": "f5"}, "required", "ply"),
+        ({"move": "f5", "ply": "zero"}, "invalid", "ply"),
+        ({"move": "f5", "ply": -1}, "min_value", "ply"),
+        ({"move": ["f5"], "ply": 0}, "invalid", "move"),
+        ({"move": "f5", "ply": 0, "color": "black"}, "unknown_field", "color"),
+    ],
+)
+def test_move_body_errors(alice, body: dict, code: str, field: str) -> None:
+    client, _ = alice
+    game = create(client, mode="local")
+    response = client.post(f"/api/games/{game['id']}/moves/", body, format="json")
+    assert response.status_code == 400
+    assert (error_of(response)["code"], error_of(response)["field"]) == (code, field)
+
+
+def test_malformed_json_and_wrong_shapes(alice) -> None:
+    client, _ = alice
+    response = client.post("/api/games/", "{not json", content_type="application/json")
+    assert (response.status_code, error_of(response)["code"]) == (400, "malformed_json")
+    response = client.post("/api/games/", [1, 2], format="json")
+    assert (response.status_code, error_of(response)["field"]) == (400, None)
+    response = client.post("/api/games/", {"variant": "8x8"}, format="json")
+    assert (response.status_code, error_of(response)["field"]) == (400, "variant")
+    assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "field"),
+    [
+        ({"variant": {"board": "9x9"}}, "bad_variant", "variant.board"),
+        ({"variant": {"handicap": 7}}, "bad_variant", "variant.handicap"),
+        ({"variant": {"anti": "yes"}}, "bad_variant", "variant.anti"),
+        ({"variant": {"players": 2}, "color": "red"}, "bad_color", "color"),
+        ({"mode": "online"}, "invalid_choice", "mode"),
+        ({"level": "godlike"}, "invalid_choice", "level"),
+    ],
+)
+def test_create_game_errors_name_the_field(alice, body: dict, code: str, field: str) -> None:
+    client, _ = alice
+    response = client.post("/api/games/", body, format="json")
+    assert response.status_code == 400
+    assert (error_of(response)["code"], error_of(response)["field"]) == (code, field)
+
+
+def test_unknown_game_and_bad_list_filter(alice) -> None:
+    client, _ = alice
+    response = client.get("/api/games/999999/")
+    assert (response.status_code, error_of(response)["code"]) == (404, "not_found")
+    response = client.post("/api/games/999999/moves/", {"move": "f5", "ply": 0}, format="json")
+    assert response.status_code == 404
+    for address in ("/api/games/abc/", "/api/nothing/", "/api/games"):
+        response = client.post(address, {}, format="json")
+        assert (response.status_code, error_of(response)["code"]) == (404, "not_found")
+    response = client.get("/api/games/?status=paused")
+    assert (response.status_code, error_of(response)["field"]) == (400, "status")
+
+
+def test_undo_hint_and_resign_endpoints(alice, bob) -> None:
+    client, _ = alice
+    game = create(client, mode="local", undo=True)
+    move(client, game, "f5")
+    undone = client.post(f"/api/games/{game['id']}/undo/")
+    assert (undone.status_code, undone.json()["ply"], undone.json()["undo"]["used"]) == (200, 0, 1)
+    hint = client.post(f"/api/games/{game['id']}/hint/")
+    assert (hint.status_code, hint.json()["hints"]["current"]) == (202, {"ply": 0, "move": None})
+    other, _ = bob
+    refused = other.post(f"/api/games/{game['id']}/resign/")
+    assert (refused.status_code, error_of(refused)["code"]) == (403, "not_your_seat")
+    resigned = client.post(f"/api/games/{game['id']}/resign/").json()
+    assert (resigned["status"], resigned["result"]["winner"]) == ("finished", "white")
+    assert selectors.replays_to_position(Game.objects.get(pk=game["id"]))
+
+
+def test_rooms_create_join_and_rematch(alice, bob, make_account) -> None:
+    client, _ = alice
+    created = client.post("/api/rooms/", {}, format="json")
+    assert created.status_code == 201
+    room = created.json()
+    assert room["url"] == f"/room/{room['code']}/"
+    assert (room["state"], room["game"]["url"], room["game"]["you"]) == (
+        "open",
+        room["url"],
+        ["black"],
+    )
+    other, _ = bob
+    joined = other.post(f"/api/rooms/{room['code']}/join/", {}, format="json")
+    assert (joined.status_code, joined.json()["state"], joined.json()["game"]["you"]) == (
+        200,
+        "playing",
+        ["white"],
+    )
+    late, _ = make_account("carol")
+    full = late.post(f"/api/rooms/{room['code']}/join/", {"color": "white"}, format="json")
+    assert (full.status_code, error_of(full)["code"]) == (409, "seat_taken")
+    assert client.get(f"/api/rooms/{room['code']}/").json()["state"] == "playing"
+    undo = client.post(f"/api/games/{room['game']['id']}/undo/")
+    assert error_of(undo)["code"] == "undo_not_available"
+    other.post(f"/api/games/{room['game']['id']}/resign/")
+    first = client.post(f"/api/rooms/{room['code']}/rematch/")
+    second = other.post(f"/api/rooms/{room['code']}/rematch/")
+    assert (first.status_code, second.status_code) == (201, 200)
+    assert first.json()["code"] == second.json()["code"]
+    assert first.json()["game"]["you"] == ["white"]
+    assert (
+        client.get(f"/api/rooms/{room['code']}/").json()["rematch"]["code"] == first.json()["code"]
+    )
+    assert APIClient().get("/api/rooms/nope/").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "field"),
+    [
+        ({"seats": [{"kind": "human"}]}, "seat_count", "seats"),
+        ({"seats": [{"kind": "cpu"}, {"kind": "cpu"}]}, "no_person_seat", "seats"),
+        (
+            {"seats": [{"kind": "human"}, {"kind": "cpu", "level": "max"}]},
+            "invalid_choice",
+            "seats.1.level",
+        ),
+        (
+            {"seats": [{"kind": "human", "level": "easy"}, {"kind": "human"}]},
+            "invalid",
+            "seats.0.level",
+        ),
+        ({"variant": {"players": 5}}, "bad_variant", "variant.players"),
+    ],
+)
+def test_room_errors_name_the_field(alice, body: dict, code: str, field: str) -> None:
+    client, _ = alice
+    response = client.post("/api/rooms/", body, format="json")
+    assert response.status_code == 400
+    assert (error_of(response)["code"], error_of(response)["field"]) == (code, field)
+
+
+def test_multiplayer_room_with_a_cpu_seat(alice, bob) -> None:
+    client, _ = alice
+    body = {
+        "variant": {"players": 3, "board": "8x8"},
+        "seats": [{"kind": "human"}, {"kind": "cpu", "level": "easy"}, {"kind": "human"}],
+    }
+    room = client.post("/api/rooms/", body, format="json").json()
+    assert [seat["kind"] for seat in room["game"]["seats"]] == ["human", "cpu", "human"]
+    other, _ = bob
+    joined = other.post(f"/api/rooms/{room['code']}/join/", {}, format="json").json()
+    assert (joined["state"], joined["game"]["you"]) == ("playing", ["red"])
+
+
+def test_takeover_endpoint_refuses_a_present_player(alice, bob) -> None:
+    client, _ = alice
+    room = client.post("/api/rooms/", {}, format="json").json()
+    other, _ = bob
+    other.post(f"/api/rooms/{room['code']}/join/", {}, format="json")
+    response = client.post(
+        f"/api/games/{room['game']['id']}/takeover/", {"color": "white"}, format="json"
+    )
+    assert (response.status_code, error_of(response)["code"]) == (400, "player_recently_left")
+    response = client.post(f"/api/games/{room['game']['id']}/takeover/", {}, format="json")
+    assert (response.status_code, error_of(response)["field"]) == (400, "color")
+
+
+def test_schema_and_docs(guest: APIClient) -> None:
+    schema = guest.get("/api/schema/")
+    assert schema.status_code == 200
+    assert b"/api/games/{game_id}/moves/" in schema.content
+    assert guest.get("/api/docs/").status_code == 200
+
+
+def test_a_guest_who_signs_up_keeps_their_games(guest: APIClient) -> None:
+    game = create(guest, mode="local")
+    response = guest.post(
+        "/api/auth/signup/", {"username": "erin", "password": "pale blue hills"}, format="json"
+    )
+    account = APIClient()
+    account.credentials(HTTP_AUTHORIZATION=f"Token {response.json()['token']}")
+    assert [item["id"] for item in account.get("/api/games/").json()["games"]] == [game["id"]]
+    assert move(account, game, "f5").status_code == 201

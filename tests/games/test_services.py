@@ -1,0 +1,327 @@
+"""Services: every write path keeps the move record replayable to the stored position."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from ai_worker import tasks
+from ai_worker.engine import Board
+from games import selectors, services
+from games.identity import Player
+from games.models import Game, Room, Seat
+from games.services import ConflictError, GameError, NotYourSeatError, SeatSpec
+from tests.games.conftest import BLACK_MUST_PASS, BLACK_WIPES_OUT
+
+pytestmark = pytest.mark.django_db
+
+ALICE = Player(guest_id="alice-browser")
+BOB = Player(guest_id="bob-browser")
+CAROL = Player(guest_id="carol-browser")
+
+
+def assert_replays(game: Game) -> None:
+    game.refresh_from_db()
+    assert selectors.replays_to_position(game)
+
+
+def state(game: Game) -> dict:
+    game.refresh_from_db()
+    return selectors.game_state(game)
+
+
+def local_game(moves: list[str] = (), *, undo: bool = True) -> Game:
+    game = services.create_local_game(player=ALICE, variant={}, undo_allowed=undo)
+    for notation in moves:
+        game = services.play_move(player=ALICE, game_id=game.pk, notation=notation, ply=game.ply)
+    return game
+
+
+def play_for_cpu(game: Game, notation: str) -> bool:
+    """Store ``notation`` as the CPU's move in the game's current position."""
+    game.refresh_from_db()
+    return services.apply_cpu_move(
+        game_id=game.pk, ply=game.ply, position=game.position, notation=notation
+    )
+
+
+def test_cpu_game_seats_the_player_and_queues_the_cpu_when_it_starts() -> None:
+    game = services.create_cpu_game(
+        player=ALICE, variant={}, level="easy", color="white", undo_allowed=True
+    )
+    seats = list(game.seats.all())
+    assert [(seat.kind, seat.level) for seat in seats] == [("cpu", "easy"), ("human", "")]
+    assert seats[1].guest_id == ALICE.guest_id
+    assert game.cpu_queued_at is not None
+    assert state(game)["to_move"] == "black"
+    assert_replays(game)
+
+
+def test_cpu_task_plays_until_the_person_is_to_move_and_ignores_repeats() -> None:
+    game = services.create_cpu_game(
+        player=ALICE, variant={"players": 4}, level="normal", color="red", undo_allowed=False
+    )
+    for ply in (0, 1):
+        assert tasks.cpu_move(game.pk, ply) is True
+        assert tasks.cpu_move(game.pk, ply) is False  # repeated: already played
+    current = state(game)
+    assert current["ply"] == 2
+    assert current["to_move"] == "red"
+    assert game.seats.get(color=2).guest_id == ALICE.guest_id
+    assert tasks.cpu_move(game.pk, 2) is False  # the person's turn: nothing to do
+    assert_replays(game)
+
+
+def test_random_blocked_count_is_resolved_to_squares_that_replay() -> None:
+    game = services.create_local_game(player=ALICE, variant={"blocked": 3}, undo_allowed=False)
+    assert len(game.variant["blocked"]) == 3
+    move = state(game)["legal_moves"][0]
+    services.play_move(player=ALICE, game_id=game.pk, notation=move, ply=0)
+    assert_replays(game)
+
+
+@pytest.mark.parametrize(
+    ("variant", "field"),
+    [
+        ({"board": "9x9"}, "variant.board"),
+        ({"colour": "red"}, "variant.colour"),
+        ({"players": 3, "board": "6x6"}, "variant.board"),
+        ({"blocked": 99}, "variant.blocked"),
+        ({"blocked": 2, "bogus": 1}, "variant.bogus"),
+    ],
+)
+def test_bad_variant_names_the_field(variant: dict, field: str) -> None:
+    with pytest.raises(GameError) as caught:
+        services.create_local_game(player=ALICE, variant=variant, undo_allowed=False)
+    assert (caught.value.code, caught.value.field) == ("bad_variant", field)
+    assert not Game.objects.exists()
+
+
+def test_a_forced_pass_is_recorded_and_announced_until_that_player_moves() -> None:
+    game = local_game(BLACK_MUST_PASS)
+    current = state(game)
+    assert current["moves"][-1] == "pass"
+    assert current["ply"] == len(BLACK_MUST_PASS) + 1
+    assert current["to_move"] == "white"
+    assert current["pass_notice"]["color"] == "black"
+    assert current["last_move"]["move"] == "c1"
+    game = services.play_move(player=ALICE, game_id=game.pk, notation="e3", ply=game.ply)
+    assert state(game)["pass_notice"]["color"] == "black"
+    black_move = state(game)["legal_moves"][0]
+    game = services.play_move(player=ALICE, game_id=game.pk, notation=black_move, ply=game.ply)
+    assert state(game)["pass_notice"] is None
+    assert_replays(game)
+
+
+def test_hot_seat_undo_takes_back_one_move_with_the_pass_it_caused() -> None:
+    game = local_game(BLACK_MUST_PASS)
+    game = services.undo_move(player=ALICE, game_id=game.pk)
+    current = state(game)
+    assert current["moves"] == BLACK_MUST_PASS[:-1]
+    assert current["to_move"] == "white"
+    assert current["undo"] == {"allowed": True, "used": 1}
+    game = services.undo_move(player=ALICE, game_id=game.pk)
+    assert state(game)["moves"] == BLACK_MUST_PASS[:-2]
+    assert_replays(game)
+
+
+def test_cpu_undo_removes_the_cpu_replies_and_the_pass_in_between() -> None:
+    game = services.create_cpu_game(
+        player=ALICE, variant={}, level="easy", color="black", undo_allowed=True
+    )
+    for ply, notation in enumerate(BLACK_MUST_PASS):
+        if ply % 2 == 0:
+            services.play_move(player=ALICE, game_id=game.pk, notation=notation, ply=ply)
+        else:
+            assert play_for_cpu(game, notation)
+    game.refresh_from_db()
+    assert game.ply == len(BLACK_MUST_PASS) + 1  # black's pass followed at once
+    assert play_for_cpu(game, "e3")
+    assert state(game)["to_move"] == "black"
+    game = services.undo_move(player=ALICE, game_id=game.pk)
+    current = state(game)
+    assert current["moves"] == BLACK_MUST_PASS[:6]  # back to before black's a1
+    assert current["to_move"] == "black"
+    assert_replays(game)
+
+
+def test_a_cpu_move_searched_before_an_undo_is_dropped() -> None:
+    game = services.create_cpu_game(
+        player=ALICE, variant={}, level="easy", color="black", undo_allowed=True
+    )
+    services.play_move(player=ALICE, game_id=game.pk, notation="f5", ply=0)
+    job = selectors.cpu_job(game.pk, 1)
+    services.undo_move(player=ALICE, game_id=game.pk)
+    services.play_move(player=ALICE, game_id=game.pk, notation="c4", ply=0)
+    reply = str(Board.from_text(job.position).legal_moves[0])
+    assert not services.apply_cpu_move(
+        game_id=game.pk, ply=1, position=job.position, notation=reply
+    )
+    assert tasks.cpu_move(game.pk, 1) is True  # the task queued for the new position
+    assert_replays(game)
+
+
+def test_undo_refusals() -> None:
+    with pytest.raises(GameError, match="no move") as caught:
+        services.undo_move(player=ALICE, game_id=local_game().pk)
+    assert caught.value.code == "nothing_to_undo"
+    with pytest.raises(GameError) as caught:
+        services.undo_move(player=ALICE, game_id=local_game(["f5"], undo=False).pk)
+    assert caught.value.code == "undo_disabled"
+    room = services.create_room(player=ALICE, variant={}, seats=None)
+    with pytest.raises(GameError) as caught:
+        services.undo_move(player=ALICE, game_id=room.game_id)
+    assert caught.value.code == "undo_not_available"
+    with pytest.raises(NotYourSeatError):
+        services.undo_move(player=BOB, game_id=local_game(["f5"]).pk)
+
+
+def test_a_finished_game_has_its_result_and_rejects_moves() -> None:
+    game = local_game(BLACK_WIPES_OUT)
+    current = state(game)
+    assert current["status"] == "finished"
+    assert current["to_move"] is None
+    assert current["result"]["winner"] == "black"
+    assert current["result"]["tournament"] == {"black": 64, "white": 0}
+    assert current["result"]["undos"] == 0
+    with pytest.raises(GameError) as caught:
+        services.play_move(player=ALICE, game_id=game.pk, notation="a1", ply=game.ply)
+    assert caught.value.code == "game_over"
+    assert_replays(game)
+
+
+def test_illegal_moves_name_the_reason_and_change_nothing() -> None:
+    game = local_game()
+    for notation, code in [("d4", "occupied"), ("a1", "no_flips"), ("z9", "bad_square")]:
+        with pytest.raises(GameError) as caught:
+            services.play_move(player=ALICE, game_id=game.pk, notation=notation, ply=0)
+        assert caught.value.code == code
+    with pytest.raises(ConflictError):
+        services.play_move(player=ALICE, game_id=game.pk, notation="f5", ply=3)
+    assert state(game)["ply"] == 0
+    assert not game.moves.exists()
+
+
+def test_resign_ends_the_game_for_the_player_to_move() -> None:
+    game = local_game(["f5"])
+    game = services.resign(player=ALICE, game_id=game.pk)
+    result = state(game)["result"]
+    assert (result["resigned"], result["winner"], result["reason"]) == ("white", "black", "resign")
+    assert_replays(game)
+
+
+def test_room_fills_up_starts_and_refuses_a_taken_seat() -> None:
+    room = services.create_room(
+        player=ALICE,
+        variant={"players": 3},
+        seats=[SeatSpec("human"), SeatSpec("human"), SeatSpec("cpu", "easy")],
+    )
+    assert room.state == "open"
+    with pytest.raises(GameError) as caught:
+        services.play_move(player=ALICE, game_id=room.game_id, notation="c4", ply=0)
+    assert caught.value.code == "waiting_for_players"
+    with pytest.raises(ConflictError) as caught:
+        services.join_room(player=BOB, code=room.code, color="black")
+    assert caught.value.code == "seat_taken"
+    services.join_room(player=BOB, code=room.code, color="white")
+    with pytest.raises(ConflictError) as caught:
+        services.join_room(player=CAROL, code=room.code)
+    assert caught.value.code == "room_full"
+    services.join_room(player=BOB, code=room.code)  # joining again changes nothing
+    room.refresh_from_db()
+    assert room.state == "playing"
+    assert_replays(room.game)
+
+
+def test_rematch_rotates_the_seats_once() -> None:
+    room = services.create_room(player=ALICE, variant={}, seats=None)
+    services.join_room(player=BOB, code=room.code)
+    with pytest.raises(GameError) as caught:
+        services.rematch_room(player=BOB, code=room.code)
+    assert caught.value.code == "game_not_finished"
+    services.resign(player=BOB, game_id=room.game_id)
+    with pytest.raises(NotYourSeatError):
+        services.rematch_room(player=CAROL, code=room.code)
+    new_room, created = services.rematch_room(player=BOB, code=room.code)
+    again, created_again = services.rematch_room(player=ALICE, code=room.code)
+    assert (created, created_again, again.pk) == (True, False, new_room.pk)
+    seats = list(new_room.game.seats.all())
+    assert [seat.guest_id for seat in seats] == [BOB.guest_id, ALICE.guest_id]
+    assert new_room.state == "playing"
+    assert Room.objects.get(pk=room.pk).rematch_id == new_room.pk
+    assert_replays(new_room.game)
+
+
+def test_cpu_takes_over_a_seat_only_after_two_minutes_away() -> None:
+    room = services.create_room(player=ALICE, variant={}, seats=None)
+    services.join_room(player=BOB, code=room.code)
+    game = services.play_move(player=ALICE, game_id=room.game_id, notation="f5", ply=0)
+    services.seat_connected(player=BOB, game_id=game.pk)
+    with pytest.raises(GameError) as caught:
+        services.take_over_seat(player=ALICE, game_id=game.pk, color="white", level="easy")
+    assert caught.value.code == "player_present"
+    services.seat_disconnected(player=BOB, game_id=game.pk)
+    with pytest.raises(GameError) as caught:
+        services.take_over_seat(player=ALICE, game_id=game.pk, color="white", level="easy")
+    assert caught.value.code == "player_recently_left"
+    Seat.objects.filter(game=game, color=1).update(
+        absent_since=timezone.now() - timedelta(minutes=2, seconds=1)
+    )
+    with pytest.raises(NotYourSeatError):
+        services.take_over_seat(player=CAROL, game_id=game.pk, color="white", level="easy")
+    game = services.take_over_seat(player=ALICE, game_id=game.pk, color="white", level="easy")
+    white = game.seats.get(color=1)
+    assert (white.kind, white.level, white.guest_id) == ("cpu", "easy", "")
+    game.refresh_from_db()
+    assert game.cpu_queued_at is not None  # white was to move: the CPU is queued
+    assert tasks.cpu_move(game.pk, 1) is True
+    assert_replays(game)
+
+
+def test_presence_counts_connections() -> None:
+    game = local_game()
+    services.seat_connected(player=ALICE, game_id=game.pk)
+    services.seat_connected(player=ALICE, game_id=game.pk)
+    services.seat_disconnected(player=ALICE, game_id=game.pk)
+    assert all(seat["connected"] for seat in state(game)["seats"])
+    services.seat_disconnected(player=ALICE, game_id=game.pk)
+    seats = state(game)["seats"]
+    assert not any(seat["connected"] for seat in seats)
+    assert all(seat["absent_since"] for seat in seats)
+    services.seat_connected(player=BOB, game_id=game.pk)  # a spectator changes nothing
+    assert state(game)["version"] == 5
+
+
+def test_hint_is_computed_once_per_ply_and_dropped_when_stale() -> None:
+    game = local_game(["f5"])
+    services.request_hint(player=ALICE, game_id=game.pk)
+    services.request_hint(player=ALICE, game_id=game.pk)
+    assert state(game)["hints"] == {"used": 1, "current": {"ply": 1, "move": None}}
+    assert tasks.hint(game.pk, 1) is True
+    assert tasks.hint(game.pk, 1) is False
+    hint = state(game)["hints"]["current"]
+    assert hint["move"] in state(game)["legal_moves"]
+    services.request_hint(player=ALICE, game_id=game.pk)  # already answered for this ply
+    assert state(game)["hints"]["used"] == 1
+    with pytest.raises(NotYourSeatError):
+        services.request_hint(player=BOB, game_id=game.pk)
+    assert_replays(game)
+
+
+def test_stalled_cpu_turn_is_queued_again() -> None:
+    game = services.create_cpu_game(
+        player=ALICE, variant={}, level="easy", color="white", undo_allowed=False
+    )
+    assert services.requeue_stalled_cpu_turn(game_id=game.pk) is False  # just queued
+    Game.objects.filter(pk=game.pk).update(cpu_queued_at=timezone.now() - timedelta(minutes=5))
+    assert services.requeue_stalled_cpu_turn(game_id=game.pk) is True
+    game.refresh_from_db()
+    assert timezone.now() - game.cpu_queued_at < timedelta(seconds=5)
+
+
+def test_guest_games_move_to_the_new_account(django_user_model) -> None:
+    game = local_game(["f5"])
+    user = django_user_model.objects.create_user("alice", password="x")
+    assert services.claim_guest_games(guest_id=ALICE.guest_id, user_id=user.pk) == 2
+    assert list(selectors.games_of(Player(user_id=user.pk), status="active")) == [game]
+    assert not selectors.games_of(ALICE).exists()
