@@ -291,6 +291,7 @@ def test_presence_counts_connections() -> None:
     assert all(seat["absent_since"] for seat in seats)
     services.seat_connected(player=BOB, game_id=game.pk)  # a spectator changes nothing
     assert state(game)["version"] == 5
+    assert_replays(game)
 
 
 def test_hint_is_computed_once_per_ply_and_dropped_when_stale() -> None:
@@ -318,6 +319,7 @@ def test_stalled_cpu_turn_is_queued_again() -> None:
     assert services.requeue_stalled_cpu_turn(game_id=game.pk) is True
     game.refresh_from_db()
     assert timezone.now() - game.cpu_queued_at < timedelta(seconds=5)
+    assert_replays(game)
 
 
 def test_guest_games_move_to_the_new_account(django_user_model) -> None:
