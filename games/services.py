@@ -13,7 +13,10 @@ from datetime import timedelta
 from asgiref.sync import async_to_sync
 from celery import current_app
 from channels.layers import get_channel_layer
+from django.contrib.auth.signals import user_logged_in
 from django.db import transaction
+from django.dispatch import receiver
+from django.http import HttpRequest
 from django.utils import timezone
 
 from ai_worker.engine import (
@@ -26,7 +29,7 @@ from ai_worker.engine import (
     VariantError,
 )
 from games import selectors
-from games.identity import Player
+from games.identity import GUEST_SESSION_KEY, Player
 from games.models import Game, Room, Seat
 from games.models import Move as MoveRecord
 
@@ -537,6 +540,17 @@ def claim_guest_games(*, guest_id: str, user_id: int) -> int:
             owner_user_id=user_id, owner_guest_id=""
         )
         return Seat.objects.filter(guest_id=guest_id).update(user_id=user_id, guest_id="")
+
+
+@receiver(user_logged_in)
+def claim_games_on_login(
+    sender: object, request: HttpRequest | None, user: object, **kwargs: object
+) -> None:
+    """A browser that played as a guest and then logs in keeps its games on the account."""
+    session = getattr(request, "session", None)
+    guest_id = session.pop(GUEST_SESSION_KEY, None) if session is not None else None
+    if guest_id:
+        claim_guest_games(guest_id=guest_id, user_id=user.pk)  # type: ignore[attr-defined]
 
 
 # --- shared steps ----------------------------------------------------------------------------
