@@ -355,3 +355,20 @@ def test_every_variant_plays_to_the_end_and_replays(variant: dict) -> None:
     assert current["result"]["reason"] == "end"
     assert sum(current["result"]["discs"].values()) + current["empties"] <= 100
     assert_replays(game)
+
+
+def test_cpu_play_replays_for_the_same_game_seed() -> None:
+    games = [
+        services.create_cpu_game(
+            player=ALICE, variant={}, level="normal", color="white", undo_allowed=False
+        )
+        for _ in range(2)
+    ]
+    Game.objects.filter(pk__in=[game.pk for game in games]).update(seed=12345)
+    for game in games:
+        for ply in range(0, 6, 2):
+            assert tasks.cpu_move(game.pk, ply) is True
+            reply = state(game)["legal_moves"][0]
+            services.play_move(player=ALICE, game_id=game.pk, notation=reply, ply=ply + 1)
+    assert state(games[0])["moves"] == state(games[1])["moves"]
+    assert_replays(games[0])
