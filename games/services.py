@@ -194,8 +194,9 @@ def _new_room_code() -> str:
     return secrets.token_urlsafe(12)
 
 
-def _color_index(color: str, players: int, *, rng: random.Random) -> int:
-    if color == "random":
+def _color_index(color: str, players: int, *, rng: random.Random | None = None) -> int:
+    """The index of a colour name; "random" picks one with ``rng`` where it is allowed."""
+    if color == "random" and rng is not None:
         return rng.randrange(players)
     names = COLOR_NAMES[:players]
     if color not in names:
@@ -220,7 +221,7 @@ def join_room(*, player: Player, code: str, color: str | None = None) -> Room:
             return room
         free = [seat for seat in seats if not seat.is_taken]
         if color is not None:
-            wanted = _color_index(color, len(seats), rng=random.Random())
+            wanted = _color_index(color, len(seats))
             seat = seats[wanted]
             if seat.is_taken:
                 raise ConflictError(
@@ -495,7 +496,7 @@ def take_over_seat(*, player: Player, game_id: int, color: str, level: str) -> G
         if game.mode != Game.Mode.ROOM:
             raise GameError("takeover_not_available", "Only room games have absent players.")
         _require_active(game)
-        seat = seats[_color_index(color, len(seats), rng=random.Random())]
+        seat = seats[_color_index(color, len(seats))]
         if seat.kind != Seat.Kind.HUMAN or player.holds(seat):
             raise GameError(
                 "not_an_opponent", f"The {color} seat is not another person's.", field="color"
