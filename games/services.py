@@ -303,9 +303,7 @@ def play_move(*, player: Player, game_id: int, notation: str, ply: int) -> Game:
     """A person's move at ``ply`` (the ply their client saw); passes that follow are automatic."""
     with transaction.atomic():
         game = _locked_game(game_id)
-        seats = list(game.seats.all())
-        if not any(player.holds(seat) for seat in seats):
-            raise NotYourSeatError("not_your_seat", "You do not have a seat in this game.")
+        mine = _my_colors(game, player)
         _require_active(game)
         if ply != game.ply:
             raise ConflictError(
@@ -314,7 +312,7 @@ def play_move(*, player: Player, game_id: int, notation: str, ply: int) -> Game:
                 field="ply",
             )
         board = Board.from_text(game.position)
-        if not player.holds(seats[board.turn]):
+        if board.turn not in mine:
             raise GameError(
                 "not_your_turn", f"It is {COLOR_NAMES[board.turn]}'s turn.", field="move"
             )
@@ -490,14 +488,13 @@ def take_over_seat(*, player: Player, game_id: int, color: str, level: str) -> G
     """M3: a remaining player hands the seat of someone away for 2 minutes to the CPU."""
     with transaction.atomic():
         game = _locked_game(game_id)
-        seats = list(game.seats.all())
-        if not any(player.holds(seat) for seat in seats):
-            raise NotYourSeatError("not_your_seat", "You do not have a seat in this game.")
+        mine = _my_colors(game, player)
         if game.mode != Game.Mode.ROOM:
             raise GameError("takeover_not_available", "Only room games have absent players.")
         _require_active(game)
+        seats = list(game.seats.all())
         seat = seats[_color_index(color, len(seats))]
-        if seat.kind != Seat.Kind.HUMAN or player.holds(seat):
+        if seat.kind != Seat.Kind.HUMAN or seat.color in mine:
             raise GameError(
                 "not_an_opponent", f"The {color} seat is not another person's.", field="color"
             )
