@@ -71,6 +71,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.community.context_processors.site_info",
+                "games.info.context_processors.info_pages",
             ],
         },
     },
