@@ -143,12 +143,15 @@ def run_bench(ffo_numbers: list[int], runs: int, out: Callable[[str], None] = pr
     perft_8x8(1)
     perft_generic(Variant(board="10x10"), 1)
     baseline_depth = 5
-    baseline = (
-        Board().perft(baseline_depth) / median_time(lambda: Board().perft(baseline_depth), runs)[0]
-    )
-    out(
-        f"baseline: pure-Python engine perft({baseline_depth}) 8x8: {baseline / 1e6:.3f} M leaves/s"
-    )
+    baselines = {}
+    for label, variant in (("8x8", Variant()), ("10x10", Variant(board="10x10"))):
+        wall, cpu = median_time(lambda v=variant: Board(v).perft(baseline_depth), runs)
+        leaves = Board(variant).perft(baseline_depth)
+        baselines[label] = leaves / wall, leaves / cpu
+        out(
+            f"baseline: pure-Python engine perft({baseline_depth}) {label}:"
+            f" {leaves / wall / 1e6:.3f} M leaves/s (cpu {leaves / cpu / 1e6:.3f})"
+        )
     for label, depth, action_runs, leaves in (
         ("8x8", 10, runs, perft_8x8),
         ("8x8", 11, max(2, runs // 2), perft_8x8),
@@ -157,10 +160,13 @@ def run_bench(ffo_numbers: list[int], runs: int, out: Callable[[str], None] = pr
         count = leaves(depth)
         seconds, cpu = median_time(lambda d=depth, f=leaves: f(d), action_runs)
         rate = count / seconds
+        per_cpu = count / cpu
+        baseline, baseline_per_cpu = baselines[label]
         out(
             f"perft({depth}) {label}: {count} leaves, median {seconds:.3f} s (cpu {cpu:.3f} s)"
             f" over {action_runs} runs = {rate / 1e6:.1f} M leaves/s"
-            f" ({rate / baseline:.0f}x baseline)"
+            f" (cpu {per_cpu / 1e6:.1f}), {rate / baseline:.0f}x baseline"
+            f" (cpu {per_cpu / baseline_per_cpu:.0f}x)"
         )
     nodes = statistics.median(search_speed(1.0) for _ in range(runs))
     out(f"strong search: median {nodes / 1e6:.2f} M nodes/s (1 s searches, 3 middle games)")
