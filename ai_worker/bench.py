@@ -22,9 +22,10 @@ from ai_worker.search import SearchResult, board_from_obf, choose_move, solve_en
 FFO_FOLDER = Path(__file__).resolve().parent / "ffo"
 FFO_FILES = {1: "fforum-1-19.obf", 20: "fforum-20-39.obf", 40: "fforum-40-59.obf"}
 FIRST_CALL_SCRIPT = (
-    "import time; t = time.perf_counter(); "
+    "import time; t = time.perf_counter(); c = time.process_time(); "
     "from ai_worker.engine import Board; from ai_worker.search import choose_move; "
-    "choose_move(Board(), 'strong', time_limit=0.05); print(time.perf_counter() - t)"
+    "choose_move(Board(), 'strong', time_limit=0.05); "
+    "print(time.perf_counter() - t, time.process_time() - c)"
 )
 MIDGAME_OPENINGS = ("f5,d6,c3,d3,c4,f4,f6,f3,e6,e7", "f5,f6,e6,f4,e3,c5,c4,d3,c3", "c4,e3,f6")
 
@@ -115,16 +116,19 @@ def play_match(
     return MatchResult(first, second, wins, draws, losses)
 
 
-def first_call_latency(runs: int) -> float:
-    """Median time of importing the search and running its first search in a fresh process
-    (the numba cache is loaded, not compiled, once built)."""
-    times = []
+def first_call_latency(runs: int) -> tuple[float, float]:
+    """Median wall and CPU time of importing the search and running its first search in a
+    fresh process (the numba cache is loaded, not compiled, once built)."""
+    walls = []
+    cpus = []
     for _ in range(runs):
         out = subprocess.run(
             [sys.executable, "-c", FIRST_CALL_SCRIPT], capture_output=True, text=True, check=True
         )
-        times.append(float(out.stdout.strip().splitlines()[-1]))
-    return statistics.median(times)
+        wall, cpu = out.stdout.strip().splitlines()[-1].split()
+        walls.append(float(wall))
+        cpus.append(float(cpu))
+    return statistics.median(walls), statistics.median(cpus)
 
 
 def search_speed(seconds: float) -> float:
@@ -191,5 +195,8 @@ def run_bench(ffo_numbers: list[int], runs: int, out: Callable[[str], None] = pr
         out(
             f"FFO #{ffo_numbers[0]}-#{ffo_numbers[-1]} total: {total:.2f} s (cpu {total_cpu:.2f} s)"
         )
-    latency = first_call_latency(runs)
-    out(f"first search in a fresh process (import + cache load + search): {latency:.3f} s")
+    latency, latency_cpu = first_call_latency(runs)
+    out(
+        "first search in a fresh process (import + cache load + search):"
+        f" {latency:.3f} s (cpu {latency_cpu:.3f} s)"
+    )
