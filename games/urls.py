@@ -6,4 +6,5 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("", include("games.community.urls")),
     path("", include("games.info.urls")),
+    path("", include("games.pages.urls")),
 ]

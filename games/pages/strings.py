@@ -1,0 +1,52 @@
+"""The strings the page scripts show, translated on the server and rendered into the page."""
+
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+CLIENT_STRINGS = {
+    "color.black": pgettext_lazy("disc colour", "Black"),
+    "color.white": pgettext_lazy("disc colour", "White"),
+    "color.red": pgettext_lazy("disc colour", "Red"),
+    "color.green": pgettext_lazy("disc colour", "Green"),
+    "color.neutral": pgettext_lazy("disc colour", "Neutral"),
+    "level.easy": _("easy"),
+    "level.normal": _("normal"),
+    "level.strong": _("strong"),
+    "turn.over": _("Game over"),
+    "turn.color": _("{color} to move"),
+    "turn.yours": _("Your turn ({color})"),
+    "turn.cpu": _("{color} (CPU) is thinking…"),
+    "turn.waiting": _("Waiting for {color}"),
+    "turn.waiting_players": _("Waiting for players to join"),
+    "seat.you": _("(you)"),
+    "seat.open": _("open seat"),
+    "seat.cpu": _("CPU ({level})"),
+    "seat.player": _("player"),
+    "seat.away": _("away"),
+    "last.move": _("{color} {square} · {count} flipped"),
+    "pass.banner": _("{color} passes: no legal move"),
+    "result.draw": _("Draw"),
+    "result.wins": _("{color} wins"),
+    "result.you_win": _("You win ({color})"),
+    "result.over": _("Game over"),
+    "result.resigned": _("{color} resigned."),
+    "error.stale": _("The game moved on; the board has been updated."),
+    "error.network": _("No connection to the server. Please try again."),
+    "error.not_found": _("This game or room does not exist."),
+    "error.room_full": _("Every seat in this room is taken."),
+    "error.not_your_seat": _("You do not have a seat in this game."),
+    "error.not_your_turn": _("It is not your turn."),
+    "error.game_over": _("The game is over."),
+    "error.nothing_to_undo": _("There is no move of yours to undo."),
+    "error.player_recently_left": _("The player left less than 2 minutes ago."),
+    "error.player_present": _("The player is connected again."),
+    "sound.on": _("Sound: on"),
+    "sound.off": _("Sound: off"),
+    "room.copied": _("Copied"),
+    "resume.link": _("Continue your game (move {ply})"),
+}
+
+
+def client_strings() -> dict[str, str]:
+    """The page strings in the active language."""
+    return {key: str(text) for key, text in CLIENT_STRINGS.items()}

@@ -1,0 +1,221 @@
+// The 2D board: a CSS grid of cells with a lettered frame, legal-move dots, the hover/tap
+// preview (ghost disc + rings on the discs that would flip), a keyboard focus ring and the
+// one-by-one flip animation.
+import { cellAt, flipsFor, parseSquare, squareName } from "./rules.js";
+
+const FLIP_STEP_MS = 110;
+const FLIP_ANIMATION_MS = 260;
+
+export class BoardView {
+  /**
+   * @param {HTMLElement} root the element that holds the board
+   * @param {{onPlay: (square: string) => void, onFlip?: () => void, reducedMotion: () => boolean}} hooks
+   */
+  constructor(root, hooks) {
+    this.root = root;
+    this.hooks = hooks;
+    this.cells = new Map();
+    this.rows = [];
+    this.legal = new Set();
+    this.toMove = null;
+    this.interactive = false;
+    this.preview = null;
+    this.cursor = null;
+    this.shape = "";
+    this.timers = [];
+    root.addEventListener("pointerdown", (event) => {
+      this.pointerType = event.pointerType;
+    });
+    root.addEventListener("click", (event) => this.onClick(event));
+    root.addEventListener("pointerover", (event) => {
+      if (event.pointerType !== "mouse") return;
+      const square = this.squareOf(event.target);
+      if (square) this.showPreview(square);
+    });
+    root.addEventListener("pointerleave", (event) => {
+      if (event.pointerType === "mouse") this.clearPreview();
+    });
+    root.addEventListener("keydown", (event) => this.onKey(event));
+    root.addEventListener("focus", () => {
+      if (root.matches(":focus-visible")) this.moveCursorTo(this.cursor ?? this.defaultCursor());
+    });
+    root.addEventListener("blur", () => {
+      this.root.classList.remove("keyboard");
+    });
+  }
+
+  /** (Re)build the cells when the board's shape changes. */
+  build(rows) {
+    const shape = rows.map((row) => row.replace(/[^ ]/g, ".")).join("|");
+    if (shape === this.shape) return;
+    this.shape = shape;
+    const height = rows.length;
+    const width = rows[0].length;
+    this.root.style.setProperty("--cols", width);
+    this.root.style.setProperty("--rows", height);
+    this.root.replaceChildren();
+    this.cells.clear();
+    this.root.append(label("corner", ""));
+    for (let col = 0; col < width; col += 1) {
+      this.root.append(label("col", String.fromCharCode(97 + col)));
+    }
+    for (let row = 0; row < height; row += 1) {
+      this.root.append(label("row", String(row + 1)));
+      for (let col = 0; col < width; col += 1) {
+        const square = squareName(col, row);
+        const cell = document.createElement("div");
+        cell.className = "cell";
+        cell.dataset.square = square;
+        const disc = document.createElement("span");
+        disc.className = "disc";
+        cell.append(disc);
+        this.root.append(cell);
+        this.cells.set(square, cell);
+      }
+    }
+  }
+
+  /**
+   * Draw a position. `view`: {rows, legal, toMove, interactive, lastMove, hint}; `pending` maps
+   * squares to the colour they show until their flip is animated.
+   */
+  render(view, pending = new Map()) {
+    this.stopAnimation();
+    this.build(view.rows);
+    this.rows = view.rows;
+    this.legal = new Set(view.interactive ? view.legal : []);
+    this.toMove = view.toMove;
+    this.interactive = view.interactive;
+    this.root.classList.toggle("interactive", view.interactive);
+    for (const [square, cell] of this.cells) {
+      const [col, row] = parseSquare(square);
+      const content = cellAt(view.rows, col, row);
+      const shown = pending.get(square) ?? content;
+      cell.dataset.content = shown === "wall" || shown === "off" || shown === "empty" ? shown : "disc";
+      cell.firstChild.dataset.color = ["wall", "off", "empty"].includes(shown) ? "" : shown;
+      cell.classList.toggle("legal", this.legal.has(square));
+      cell.classList.toggle("last", view.lastMove === square);
+      cell.classList.toggle("hint", view.hint === square);
+    }
+    // Keep the preview (a first tap, the mouse or the keyboard cursor) while it is still legal.
+    const previewed = this.preview;
+    this.clearPreview();
+    if (previewed) this.showPreview(previewed);
+    if (this.root.classList.contains("keyboard")) this.paintCursor();
+  }
+
+  /** Turn the pending discs to their colours one by one, nearest first (at once if reduced). */
+  animateFlips(order, colors) {
+    const turn = (square) => {
+      const cell = this.cells.get(square);
+      if (cell) cell.firstChild.dataset.color = colors.get(square);
+      this.hooks.onFlip?.();
+      return cell;
+    };
+    if (this.hooks.reducedMotion()) {
+      order.forEach(turn);
+      return;
+    }
+    this.root.dataset.animating = "true";
+    order.forEach((square, index) => {
+      this.timers.push(setTimeout(() => turn(square)?.classList.add("flipping"), (index + 1) * FLIP_STEP_MS));
+    });
+    this.timers.push(setTimeout(() => this.stopAnimation(), order.length * FLIP_STEP_MS + FLIP_ANIMATION_MS));
+  }
+
+  /** End a running flip animation (a newer position is about to be drawn). */
+  stopAnimation() {
+    this.timers.forEach(clearTimeout);
+    this.timers = [];
+    for (const cell of this.root.querySelectorAll(".flipping")) cell.classList.remove("flipping");
+    delete this.root.dataset.animating;
+  }
+
+  squareOf(target) {
+    const cell = target.closest?.(".cell");
+    return cell && this.root.contains(cell) ? cell.dataset.square : null;
+  }
+
+  onClick(event) {
+    const square = this.squareOf(event.target);
+    if (!square || !this.legal.has(square)) {
+      this.clearPreview();
+      return;
+    }
+    if (this.pointerType === "touch" && this.preview !== square) {
+      this.showPreview(square);
+      return;
+    }
+    this.hooks.onPlay(square);
+  }
+
+  /** Ghost disc on `square` and rings on the discs it would flip (legal squares only). */
+  showPreview(square) {
+    this.clearPreview();
+    if (!this.legal.has(square)) return;
+    this.preview = square;
+    const cell = this.cells.get(square);
+    cell.classList.add("ghost");
+    cell.dataset.ghost = this.toMove;
+    for (const flipped of flipsFor(this.rows, square, this.toMove)) {
+      this.cells.get(flipped)?.classList.add("would-flip");
+    }
+  }
+
+  clearPreview() {
+    this.preview = null;
+    for (const cell of this.root.querySelectorAll(".ghost, .would-flip")) {
+      cell.classList.remove("ghost", "would-flip");
+      delete cell.dataset.ghost;
+    }
+  }
+
+  defaultCursor() {
+    const first = [...this.legal].sort()[0];
+    if (first) return first;
+    return squareName(Math.floor((this.rows[0]?.length ?? 8) / 2), Math.floor(this.rows.length / 2));
+  }
+
+  moveCursorTo(square) {
+    this.cursor = square;
+    this.root.classList.add("keyboard");
+    this.paintCursor();
+    this.showPreview(square);
+  }
+
+  paintCursor() {
+    for (const cell of this.root.querySelectorAll(".cursor")) cell.classList.remove("cursor");
+    const cell = this.cells.get(this.cursor);
+    if (cell) {
+      cell.classList.add("cursor");
+      this.root.dataset.cursor = this.cursor;
+    }
+  }
+
+  onKey(event) {
+    const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (event.key in moves) {
+      event.preventDefault();
+      const [col, row] = parseSquare(this.cursor ?? this.defaultCursor());
+      const [dx, dy] = moves[event.key];
+      const width = this.rows[0].length;
+      const height = this.rows.length;
+      const next = squareName(
+        Math.min(width - 1, Math.max(0, col + dx)),
+        Math.min(height - 1, Math.max(0, row + dy)),
+      );
+      this.moveCursorTo(next);
+    } else if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      if (this.cursor && this.legal.has(this.cursor)) this.hooks.onPlay(this.cursor);
+    }
+  }
+}
+
+function label(kind, text) {
+  const element = document.createElement("div");
+  element.className = `label ${kind}`;
+  element.textContent = text;
+  element.setAttribute("aria-hidden", "true");
+  return element;
+}

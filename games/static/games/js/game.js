@@ -1,0 +1,427 @@
+// The game page and the room page: draws the state from the API, plays moves, follows the
+// websocket, and offers undo, hint, resign, play again, rematch and takeover.
+import { api } from "./api.js";
+import { BoardView } from "./board.js";
+import { colorName, errorText, t } from "./i18n.js";
+import { LiveGame } from "./live.js";
+import { getPref, setPref } from "./prefs.js";
+import { cellAt, parseSquare, sortNearestFirst, squareName } from "./rules.js";
+import { sound } from "./sound.js";
+import { normalizeState } from "./state.js";
+
+const app = document.getElementById("game-app");
+const $ = (id) => document.getElementById(id);
+const motionQuery = window.matchMedia("(prefers-reduced-motion: reduce)");
+const TAKEOVER_AFTER_MS = 120_000;
+
+let gameId = app.dataset.gameId || null;
+const roomCode = app.dataset.roomCode || null;
+let state = null;
+let live = null;
+let busy = false;
+
+const board = new BoardView($("board"), {
+  onPlay: (square) => play(square),
+  onFlip: () => sound.flip(),
+  reducedMotion: () => motionQuery.matches,
+});
+document.documentElement.dataset.motion = motionQuery.matches ? "reduced" : "full";
+
+// ---------------------------------------------------------------- seats and turn
+
+function mySeats() {
+  return state ? state.seats.filter((seat) => seat.mine).map((seat) => seat.color) : [];
+}
+
+function seatOf(color) {
+  return state.seats.find((seat) => seat.color === color) ?? null;
+}
+
+function canPlay() {
+  return Boolean(state?.active && !busy && state.toMove && mySeats().includes(state.toMove));
+}
+
+// ---------------------------------------------------------------- drawing
+
+function show(element, visible) {
+  element.hidden = !visible;
+}
+
+function say(text) {
+  const message = $("message");
+  message.textContent = text ?? "";
+  show(message, Boolean(text));
+}
+
+function drawTurn() {
+  const turn = $("turn");
+  if (!state.active) {
+    turn.textContent = state.status === "waiting" ? t("turn.waiting_players") : t("turn.over");
+    turn.dataset.color = "";
+    return;
+  }
+  const seat = seatOf(state.toMove);
+  const name = colorName(state.toMove);
+  turn.dataset.color = state.toMove;
+  if (state.mode === "local" || (seat?.mine && mySeats().length === 1)) {
+    turn.textContent = state.mode === "local" ? t("turn.color", { color: name }) : t("turn.yours", { color: name });
+  } else if (seat?.kind === "cpu") {
+    turn.textContent = t("turn.cpu", { color: name });
+  } else if (seat?.mine) {
+    turn.textContent = t("turn.color", { color: name });
+  } else {
+    turn.textContent = t("turn.waiting", { color: name });
+  }
+}
+
+function drawCounts() {
+  const list = $("counts");
+  list.replaceChildren(
+    ...state.colors.map((color) => {
+      const item = document.createElement("li");
+      item.dataset.color = color;
+      item.classList.toggle("to-move", state.active && state.toMove === color);
+      const disc = document.createElement("span");
+      disc.className = "swatch";
+      disc.dataset.color = color;
+      const seat = seatOf(color);
+      const who = seat?.mine && state.mode !== "local" ? ` ${t("seat.you")}` : "";
+      item.append(disc, `${colorName(color)}${who} `);
+      const number = document.createElement("strong");
+      number.className = "count";
+      number.textContent = state.counts.get(color);
+      item.append(number);
+      return item;
+    }),
+  );
+}
+
+function drawLastMove() {
+  const last = state.lastMove;
+  $("last-move").textContent = last
+    ? t("last.move", { color: colorName(last.color), square: last.square, count: last.flipCount })
+    : "";
+}
+
+function drawPassBanner() {
+  const banner = $("pass-banner");
+  const notice = state.active ? state.pass : null;
+  banner.textContent = notice ? t("pass.banner", { color: colorName(notice.color) }) : "";
+  show(banner, Boolean(notice));
+}
+
+function drawButtonsGrid() {
+  const grid = $("buttons-grid");
+  const shape = state.rows.join("|").replace(/[^ |]/g, ".");
+  if (grid.dataset.shape !== shape) {
+    grid.dataset.shape = shape;
+    grid.replaceChildren(
+      ...state.rows.map((row, y) => {
+        const tr = document.createElement("tr");
+        for (let x = 0; x < row.length; x += 1) {
+          const td = document.createElement("td");
+          if (row[x] !== " ") {
+            const button = document.createElement("button");
+            button.type = "button";
+            button.textContent = squareName(x, y);
+            button.dataset.move = squareName(x, y);
+            button.addEventListener("click", () => play(button.dataset.move));
+            td.append(button);
+          }
+          tr.append(td);
+        }
+        return tr;
+      }),
+    );
+  }
+  const legal = new Set(canPlay() ? state.legal : []);
+  for (const button of grid.querySelectorAll("button")) {
+    button.disabled = !legal.has(button.dataset.move);
+  }
+}
+
+function drawResult() {
+  const panel = $("result");
+  const result = state.result;
+  show(panel, Boolean(result) && !state.active);
+  if (!result || state.active) return;
+  let title;
+  if (result.draw) title = t("result.draw");
+  else if (result.winner) {
+    const seat = seatOf(result.winner);
+    title =
+      seat?.mine && state.mode !== "local" && mySeats().length === 1
+        ? t("result.you_win", { color: colorName(result.winner) })
+        : t("result.wins", { color: colorName(result.winner) });
+  } else title = t("result.over");
+  $("result-title").textContent = title;
+  $("result-note").textContent = result.resigned ? t("result.resigned", { color: colorName(result.resigned) }) : "";
+  const rows = state.colors.map((color) => {
+    const tr = document.createElement("tr");
+    tr.dataset.color = color;
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = colorName(color);
+    const discs = document.createElement("td");
+    discs.textContent = result.discs.get(color) ?? state.counts.get(color);
+    const tournament = document.createElement("td");
+    tournament.textContent = result.tournament.get(color) ?? "";
+    tr.append(th, discs, tournament);
+    return tr;
+  });
+  $("result-rows").replaceChildren(...rows);
+  $("result-empties").textContent = result.empties;
+  $("result-undos").textContent = state.undos;
+  $("result-hints").textContent = state.hints;
+}
+
+function drawControls() {
+  const mine = mySeats();
+  const seated = mine.length > 0;
+  const inRoom = Boolean(roomCode);
+  show($("undo-button"), state.undoAllowed && !inRoom && state.active);
+  $("undo-button").disabled = busy || !state.active || state.ply === 0;
+  show($("hint-button"), state.active && seated && !inRoom);
+  $("hint-button").disabled = busy || !canPlay() || state.hintPending;
+  show($("resign-button"), state.active && seated);
+  $("resign-button").disabled = busy;
+  show($("again-button"), !inRoom && !state.active);
+  show($("takeover-button"), Boolean(absentOpponent()));
+  drawRoom();
+}
+
+function drawAll(pending) {
+  board.render(
+    {
+      rows: state.rows,
+      legal: state.legal,
+      toMove: state.toMove,
+      interactive: canPlay(),
+      lastMove: state.lastMove?.square ?? null,
+      hint: state.hint,
+    },
+    pending,
+  );
+  drawTurn();
+  drawCounts();
+  drawLastMove();
+  drawPassBanner();
+  drawButtonsGrid();
+  drawResult();
+  drawControls();
+  app.dataset.ply = state.ply;
+  app.dataset.toMove = state.toMove ?? "";
+  app.dataset.status = state.status;
+}
+
+// ---------------------------------------------------------------- applying states
+
+/**
+ * Show a state unless a newer one is already shown (states carry a version that grows with
+ * every change). When it follows the shown position by one move, the flips are animated.
+ */
+function apply(raw) {
+  const next = normalizeState(raw);
+  const previous = state;
+  if (previous && next.id === previous.id && next.version < previous.version) return;
+  state = next;
+  const pending = new Map();
+  const colors = new Map();
+  const last = next.lastMove;
+  const oneMoveOn = previous && previous.id === next.id && next.ply === previous.ply + 1;
+  if (oneMoveOn && last) {
+    for (const square of last.flips) {
+      const [col, row] = parseSquare(square);
+      pending.set(square, cellAt(previous.rows, col, row));
+      colors.set(square, last.color);
+    }
+    sound.place();
+  }
+  drawAll(pending);
+  if (pending.size) board.animateFlips(sortNearestFirst(last.square, last.flips), colors);
+}
+
+async function refresh() {
+  apply(await api("GET", `/api/games/${gameId}/`));
+}
+
+function follow(id) {
+  live?.close();
+  gameId = String(id);
+  live = new LiveGame(gameId, {
+    onMessage: (message) => message.state && apply(message.state),
+    onStatus: (online) => show($("offline"), !online),
+  });
+}
+
+// ---------------------------------------------------------------- actions
+
+async function act(work) {
+  if (busy) return;
+  busy = true;
+  app.dataset.busy = "true";
+  say("");
+  if (state) drawAll();
+  try {
+    await work();
+  } catch (error) {
+    say(error.status === 409 ? t("error.stale") : errorText(error));
+    if (error.status === 409) await refresh().catch(() => {});
+  } finally {
+    busy = false;
+    delete app.dataset.busy;
+    if (state) drawAll();
+  }
+}
+
+function post(action, body) {
+  return act(async () => apply(await api("POST", `/api/games/${state.id}/${action}/`, body)));
+}
+
+function play(square) {
+  if (!canPlay() || !state.legal.includes(square)) return;
+  post("moves", { move: square, ply: state.ply });
+}
+
+$("undo-button").addEventListener("click", () => post("undo"));
+$("hint-button").addEventListener("click", () => post("hint"));
+$("resign-button").addEventListener("click", () => {
+  show($("resign-confirm"), true);
+  $("resign-no").focus();
+});
+$("resign-no").addEventListener("click", () => show($("resign-confirm"), false));
+$("resign-yes").addEventListener("click", () => {
+  show($("resign-confirm"), false);
+  post("resign");
+});
+$("takeover-button").addEventListener("click", () => {
+  const away = absentOpponent();
+  if (away) post("takeover", { color: away.color, level: "normal" });
+});
+
+$("again-button").addEventListener("click", () =>
+  act(async () => {
+    const body = { mode: state.mode, undo: state.undoAllowed, variant: state.variant };
+    if (state.mode === "cpu") {
+      body.color = mySeats()[0];
+      body.level = state.seats.find((seat) => seat.kind === "cpu").level;
+    }
+    location.href = (await api("POST", "/api/games/", body)).url;
+  }),
+);
+
+$("rematch-button").addEventListener("click", () =>
+  act(async () => {
+    const room = await api("POST", `/api/rooms/${roomCode}/rematch/`);
+    location.href = room.url;
+  }),
+);
+
+const dotsToggle = $("dots-toggle");
+dotsToggle.checked = getPref("dots", true);
+$("board").classList.toggle("dots", dotsToggle.checked);
+dotsToggle.addEventListener("change", () => {
+  setPref("dots", dotsToggle.checked);
+  $("board").classList.toggle("dots", dotsToggle.checked);
+});
+
+const soundToggle = $("sound-toggle");
+function drawSound() {
+  soundToggle.textContent = sound.enabled ? t("sound.on") : t("sound.off");
+  soundToggle.setAttribute("aria-pressed", String(sound.enabled));
+}
+soundToggle.addEventListener("click", () => {
+  sound.toggle();
+  drawSound();
+  sound.place();
+});
+drawSound();
+
+motionQuery.addEventListener("change", () => {
+  document.documentElement.dataset.motion = motionQuery.matches ? "reduced" : "full";
+});
+
+// ---------------------------------------------------------------- rooms
+
+/** Another person's seat whose player has been away 2 minutes (M3), or null. */
+function absentOpponent() {
+  if (!state?.active || !roomCode || !mySeats().length) return null;
+  const now = Date.now();
+  return (
+    state.seats.find(
+      (seat) => seat.kind === "human" && !seat.mine && seat.absentSince && now - seat.absentSince >= TAKEOVER_AFTER_MS,
+    ) ?? null
+  );
+}
+
+function drawRoom() {
+  show($("room-panel"), Boolean(roomCode && state));
+  if (!roomCode || !state) return;
+  $("room-url").value = new URL(state.url, location.href).href;
+  show($("share-button"), typeof navigator.share === "function");
+  const seated = mySeats().length > 0;
+  const open = state.seats.some((seat) => !seat.taken);
+  show($("join-button"), !seated && open);
+  show($("room-waiting"), seated && open);
+  $("room-seats").replaceChildren(
+    ...state.seats.map((seat) => {
+      const item = document.createElement("li");
+      item.dataset.color = seat.color;
+      let who;
+      if (!seat.taken) who = t("seat.open");
+      else if (seat.kind === "cpu") who = t("seat.cpu", { level: t(`level.${seat.level}`) });
+      else if (seat.mine) who = t("seat.you");
+      else who = seat.connected ? t("seat.player") : t("seat.away");
+      item.textContent = `${colorName(seat.color)}: ${who}`;
+      return item;
+    }),
+  );
+  const rematch = state.room?.rematch;
+  show($("rematch-link"), Boolean(rematch) && seated);
+  if (rematch) $("rematch-link").href = rematch.url;
+  show($("rematch-button"), !state.active && state.status === "finished" && seated && !rematch);
+}
+
+$("join-button").addEventListener("click", () =>
+  act(async () => {
+    const room = await api("POST", `/api/rooms/${roomCode}/join/`);
+    apply(room.game);
+    follow(room.game.id); // a new guest's socket must reconnect to count as seated
+  }),
+);
+
+$("copy-button").addEventListener("click", async () => {
+  const url = $("room-url").value;
+  try {
+    await navigator.clipboard.writeText(url);
+  } catch {
+    $("room-url").select();
+    document.execCommand("copy");
+  }
+  $("copy-status").textContent = t("room.copied");
+});
+
+$("share-button").addEventListener("click", () => {
+  navigator.share({ title: document.title, url: $("room-url").value }).catch(() => {});
+});
+
+// ---------------------------------------------------------------- start
+
+async function start() {
+  try {
+    if (roomCode) {
+      const room = await api("GET", `/api/rooms/${roomCode}/`);
+      follow(room.game.id);
+      apply(room.game);
+    } else {
+      follow(gameId);
+      await refresh();
+    }
+  } catch (error) {
+    say(errorText(error));
+  }
+  setInterval(() => state && drawControls(), 5000);
+  app.dataset.ready = "true";
+}
+
+start();

@@ -1,0 +1,46 @@
+// The game's websocket: reconnects automatically with back-off and reports every message.
+
+export class LiveGame {
+  /**
+   * @param {string|number} gameId
+   * @param {{onMessage: (message: object) => void, onStatus: (online: boolean) => void}} hooks
+   */
+  constructor(gameId, hooks) {
+    this.gameId = gameId;
+    this.hooks = hooks;
+    this.delay = 500;
+    this.closed = false;
+    this.connect();
+  }
+
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}/ws/games/${this.gameId}/`);
+    this.socket = socket;
+    socket.addEventListener("open", () => {
+      this.delay = 500;
+      this.hooks.onStatus(true);
+    });
+    socket.addEventListener("message", (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.hooks.onMessage(message);
+    });
+    socket.addEventListener("close", () => {
+      if (this.closed) return;
+      this.hooks.onStatus(false);
+      setTimeout(() => this.connect(), this.delay);
+      this.delay = Math.min(this.delay * 2, 8000);
+    });
+  }
+
+  /** Stop listening (e.g. when the room moves on to a rematch game). */
+  close() {
+    this.closed = true;
+    this.socket?.close();
+  }
+}

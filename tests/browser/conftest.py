@@ -1,0 +1,201 @@
+"""Browser tests: headless Chromium (Playwright) against a live daphne server and a real Celery
+worker, both started once for this package on the test database (and stopped after it, so they
+never serve the rest of the suite).
+
+pytest-django's ``live_server`` is WSGI (no websockets), so the ASGI server runs as a subprocess.
+"""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.db import connection
+from playwright.sync_api import Browser, Page, sync_playwright
+
+# Playwright's sync API runs an event loop in this thread; the test process itself only sets
+# up and tears down the database, so Django's guard against ORM calls from async code is moot.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SERVER_START_SECONDS = 60
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _wait_until_serving(url: str, process: subprocess.Popen) -> None:
+    deadline = time.monotonic() + SERVER_START_SECONDS
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"the server did not answer {url} in {SERVER_START_SECONDS} s")
+
+
+def _stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def _test_database_name() -> str:
+    """The test database pytest-django created (the connection may still show the dev name)."""
+    name = connection.settings_dict["NAME"]
+    return name if name.startswith("test_") else connection.creation._get_test_db_name()
+
+
+def _wait_for_sessions_to_end(database: str) -> None:
+    """Wait until the servers' database sessions are gone, so the test database can be dropped."""
+    connection.close()
+    deadline = time.monotonic() + 10
+    with connection._nodb_cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s", [database])
+            if cursor.fetchone()[0] == 0:
+                return
+            time.sleep(0.1)
+
+
+@pytest.fixture(scope="package")
+def live_url(django_db_setup: None, django_db_blocker: object) -> Iterator[str]:
+    """Base URL of daphne serving the ASGI app (HTTP + websockets) with a Celery worker."""
+    port = _free_port()
+    env = os.environ | {
+        "POSTGRES_DB": _test_database_name(),
+        "DJANGO_DEBUG": "1",
+        "PYTHONUNBUFFERED": "1",
+    }
+    logs = ROOT / "test-artifacts"
+    logs.mkdir(exist_ok=True)
+    # Tasks left over from an earlier run go before the worker starts (a worker's own --purge
+    # could also drop the first tasks of this run, sent while it was still starting).
+    subprocess.run(
+        [sys.executable, "-m", "celery", "-A", "reversi_site", "purge", "-f", "-Q", "celery,cpu"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+    with (logs / "daphne.log").open("w") as web_log, (logs / "worker.log").open("w") as worker_log:
+        web = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                "reversi_site.asgi:application",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=web_log,
+            stderr=subprocess.STDOUT,
+        )
+        worker = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "reversi_site",
+                "worker",
+                "--pool=solo",
+                "--queues=celery,cpu",
+                "--without-gossip",
+                "--without-mingle",
+                "--loglevel=WARNING",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=worker_log,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            url = f"http://127.0.0.1:{port}"
+            _wait_until_serving(f"{url}/healthz", web)
+            yield url
+        finally:
+            _stop(worker)
+            _stop(web)
+            with django_db_blocker.unblock():
+                _wait_for_sessions_to_end(env["POSTGRES_DB"])
+
+
+@pytest.fixture(scope="package")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Iterator:
+    """Remember each phase's report on the test item (the page fixture looks at it)."""
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
+
+
+@pytest.fixture
+def new_page(browser: Browser, live_url: str, request: pytest.FixtureRequest) -> Iterator:
+    """Factory of pages, each in its own browser context (its own cookies: its own guest).
+
+    When the test fails, every page's screenshot and HTML go to ``test-artifacts/``.
+    """
+    contexts = []
+    pages: list[Page] = []
+    errors: list[str] = []
+
+    def make(**options: object) -> Page:
+        context = browser.new_context(base_url=live_url, **options)
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        pages.append(page)
+        return page
+
+    yield make
+    report = getattr(request.node, "report_call", None)
+    if report is not None and report.failed:
+        for index, page in enumerate(pages):
+            stem = ROOT / "test-artifacts" / f"{request.node.name}-{index}"
+            page.screenshot(path=f"{stem}.png", full_page=True)
+            Path(f"{stem}.html").write_text(page.content())
+    for context in contexts:
+        context.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+@pytest.fixture
+def page(new_page) -> Page:
+    return new_page()

@@ -1,0 +1,60 @@
+"""The setup page: consistent choices, the language switch, resuming an unfinished game."""
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .helpers import choose, screenshot, start_game, wait_ready
+
+# django_db: pytest-django creates the test database that the live server uses.
+pytestmark = [pytest.mark.browser, pytest.mark.django_db]
+
+
+def test_invalid_combinations_cannot_be_chosen(page: Page) -> None:
+    page.goto("/")
+    screenshot(page, "setup")
+    choose(page, board="6x6", opening="free")
+    choose(page, players="3")
+    expect(page.locator('input[name="board"][value="6x6"]')).to_be_disabled()
+    expect(page.locator('input[name="board"][value="8x8"]')).to_be_checked()
+    expect(page.locator('input[name="opening"][value="free"]')).to_be_disabled()
+    expect(page.locator('input[name="opening"][value="cross"]')).to_be_checked()
+    expect(page.locator('select[name="handicap"]')).to_be_disabled()
+    choose(page, players="2")
+    expect(page.locator('select[name="handicap"]')).to_be_enabled()
+    choose(page, handicap="2", board="octagon")
+    expect(page.locator('select[name="handicap"]')).to_be_disabled()
+    expect(page.locator('select[name="handicap"]')).to_have_value("0")
+    choose(page, opponent="friend")
+    expect(page.locator("#players-field")).to_be_hidden()
+    expect(page.locator("#undo-field")).to_be_hidden()
+    choose(page, opponent="group")
+    expect(page.locator('input[name="players"][value="2"]')).to_be_disabled()
+    expect(page.locator("#seats-field")).to_be_visible()
+
+
+def test_language_switch_to_japanese_and_back(page: Page) -> None:
+    page.goto("/")
+    page.get_by_role("button", name="日本語").click()
+    expect(page.locator("html")).to_have_attribute("lang", "ja")
+    expect(page.get_by_role("button", name="はじめる")).to_be_visible()
+    expect(page.locator("#setup-form legend").first).to_have_text("相手")
+    choose(page, opponent="local", board="6x6")
+    page.get_by_role("button", name="はじめる").click()
+    wait_ready(page)
+    expect(page.locator("#turn")).to_have_text("黒の番です")
+    expect(page.get_by_role("button", name="投了")).to_be_visible()
+    page.get_by_role("button", name="English").click()
+    expect(page.locator("#turn")).to_have_text("Black to move")
+    page.goto("/")
+    expect(page.get_by_role("button", name="Start")).to_be_visible()
+
+
+def test_setup_offers_to_continue_an_unfinished_game(page: Page) -> None:
+    start_game(page, opponent="local", board="6x6")
+    game_url = page.url
+    page.goto("/")
+    resume = page.locator("#resume a").first
+    expect(resume).to_be_visible()
+    resume.click()
+    wait_ready(page)
+    assert page.url == game_url
