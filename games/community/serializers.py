@@ -142,3 +142,15 @@ class ModerationLogEntrySerializer(serializers.Serializer):
     bug_report = serializers.IntegerField(source="bug_report_id", allow_null=True)
     reason = serializers.CharField()
     created_at = serializers.DateTimeField()
+
+
+class CommunityErrorDetailSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="Machine-readable, e.g. url_not_allowed.")
+    message = serializers.CharField(help_text="For people, in the request's language.")
+    field = serializers.CharField(allow_null=True, help_text="The input at fault, or null.")
+
+
+class CommunityErrorSerializer(serializers.Serializer):
+    """Every community error: ``{"error": {"code", "message", "field"}}``."""
+
+    error = CommunityErrorDetailSerializer()
