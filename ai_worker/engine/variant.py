@@ -41,9 +41,31 @@ class VariantError(ValueError):
         self.message = message
 
 
+def _json_kind(value: object) -> str:
+    """What a JSON value is, in words an API client understands."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a number with a fraction"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list | tuple):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+_EXPECTED_KIND = {int: "a whole number", str: "a string", bool: "true or false"}
+
+
 def _require_type(field: str, value: object, kind: type) -> None:
     if isinstance(value, bool) is not (kind is bool) or not isinstance(value, kind):
-        raise VariantError(field, f"must be a {kind.__name__}, not {type(value).__name__}")
+        raise VariantError(field, f"must be {_EXPECTED_KIND[kind]}, not {_json_kind(value)}")
 
 
 def _require_choice(field: str, value: object, choices: tuple[Any, ...]) -> None:
@@ -238,7 +260,7 @@ class Variant:
         _require_type("blocked", count, int)
         if "blocked" in settings:
             raise VariantError("blocked", "give either a count or a list of blocked cells")
-        base = cls(**settings)
+        base = cls.from_json(settings)
         reserved = set(base.centre_squares) | set(base.handicap_squares)
         candidates = [
             str(Move(col, row))

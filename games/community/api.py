@@ -27,6 +27,7 @@ from games.community.serializers import (
     CommentInputSerializer,
     CommentQueueQuerySerializer,
     CommentSerializer,
+    CommunityErrorSerializer,
     ModerationCommentSerializer,
     ModerationLogEntrySerializer,
     NoteInputSerializer,
@@ -79,6 +80,15 @@ def _first_error(detail: Any, field: str | None = None) -> tuple[str | None, Any
     return field, detail
 
 
+def with_errors(success: dict[int, Any], *statuses: int) -> dict[int, Any]:
+    """OpenAPI responses: ``success`` plus the error statuses, all in the error shape."""
+    return success | dict.fromkeys(statuses, CommunityErrorSerializer)
+
+
+# Statuses of the moderators' endpoints for anonymous (401) and other (403) visitors.
+NOT_A_MODERATOR = (401, 403)
+
+
 class CommunityAPIView(APIView):
     """Base of the community views: the project's error shape."""
 
@@ -119,7 +129,11 @@ class SiteView(CommunityAPIView):
 class RatingView(CommunityAPIView):
     """The one-button rating (C2): one per visitor, a second post changes it."""
 
-    @extend_schema(request=RatingInputSerializer, responses=SiteSerializer, tags=["community"])
+    @extend_schema(
+        request=RatingInputSerializer,
+        responses=with_errors({200: SiteSerializer}, 400),
+        tags=["community"],
+    )
     def post(self, request: Request) -> Response:
         data = self.validated(RatingInputSerializer, request.data)
         visitor = visitor_from_request(request)
@@ -139,7 +153,9 @@ class CommentListView(CommunityAPIView):
         return paginator.get_paginated_response(ThreadSerializer(page, many=True).data)
 
     @extend_schema(
-        request=CommentInputSerializer, responses={201: CommentSerializer}, tags=["community"]
+        request=CommentInputSerializer,
+        responses=with_errors({201: CommentSerializer}, 400, 404, 429),
+        tags=["community"],
     )
     def post(self, request: Request) -> Response:
         data = self.validated(CommentInputSerializer, request.data)
@@ -153,7 +169,9 @@ class CommentReportView(CommunityAPIView):
     """Anyone can report a published comment, with a reason."""
 
     @extend_schema(
-        request=ReasonInputSerializer, responses={201: StatusSerializer}, tags=["community"]
+        request=ReasonInputSerializer,
+        responses=with_errors({201: StatusSerializer}, 400, 404, 429),
+        tags=["community"],
     )
     def post(self, request: Request, comment_id: int) -> Response:
         data = self.validated(ReasonInputSerializer, request.data)
@@ -167,7 +185,9 @@ class BugReportView(CommunityAPIView):
     """Send a bug report (C4); only moderators can ever read it, so nothing is echoed."""
 
     @extend_schema(
-        request=BugReportInputSerializer, responses={201: StatusSerializer}, tags=["community"]
+        request=BugReportInputSerializer,
+        responses=with_errors({201: StatusSerializer}, 400, 429),
+        tags=["community"],
     )
     def post(self, request: Request) -> Response:
         data = self.validated(BugReportInputSerializer, request.data)
@@ -192,7 +212,7 @@ class ModerationCommentListView(ModeratorAPIView):
 
     @extend_schema(
         parameters=[CommentQueueQuerySerializer],
-        responses=ModerationCommentSerializer(many=True),
+        responses=with_errors({200: ModerationCommentSerializer(many=True)}, 400, *NOT_A_MODERATOR),
         tags=["moderation"],
     )
     def get(self, request: Request) -> Response:
@@ -207,7 +227,9 @@ class ModerationCommentActionView(ModeratorAPIView):
     moderation_action: ModerationAction = ModerationAction.HIDE_COMMENT
 
     @extend_schema(
-        request=ReasonInputSerializer, responses=ModerationCommentSerializer, tags=["moderation"]
+        request=ReasonInputSerializer,
+        responses=with_errors({200: ModerationCommentSerializer}, 400, *NOT_A_MODERATOR, 404, 409),
+        tags=["moderation"],
     )
     def post(self, request: Request, comment_id: int) -> Response:
         data = self.validated(ReasonInputSerializer, request.data)
@@ -226,7 +248,7 @@ class ModerationBugReportListView(ModeratorAPIView):
 
     @extend_schema(
         parameters=[BugReportQuerySerializer],
-        responses=BugReportSerializer(many=True),
+        responses=with_errors({200: BugReportSerializer(many=True)}, 400, *NOT_A_MODERATOR),
         tags=["moderation"],
     )
     def get(self, request: Request) -> Response:
@@ -239,7 +261,9 @@ class ModerationBugReportResolveView(ModeratorAPIView):
     """Resolve a bug report; the reason is logged."""
 
     @extend_schema(
-        request=ReasonInputSerializer, responses=BugReportSerializer, tags=["moderation"]
+        request=ReasonInputSerializer,
+        responses=with_errors({200: BugReportSerializer}, 400, *NOT_A_MODERATOR, 404, 409),
+        tags=["moderation"],
     )
     def post(self, request: Request, bug_report_id: int) -> Response:
         data = self.validated(ReasonInputSerializer, request.data)
@@ -254,7 +278,9 @@ class ModerationBugReportNoteView(ModeratorAPIView):
     """Add a note to a bug report; the note is logged."""
 
     @extend_schema(
-        request=NoteInputSerializer, responses={201: BugReportSerializer}, tags=["moderation"]
+        request=NoteInputSerializer,
+        responses=with_errors({201: BugReportSerializer}, 400, *NOT_A_MODERATOR, 404),
+        tags=["moderation"],
     )
     def post(self, request: Request, bug_report_id: int) -> Response:
         data = self.validated(NoteInputSerializer, request.data)
@@ -268,6 +294,9 @@ class ModerationBugReportNoteView(ModeratorAPIView):
 class ModerationLogView(ModeratorAPIView):
     """Every moderator action: who, what, when, why."""
 
-    @extend_schema(responses=ModerationLogEntrySerializer(many=True), tags=["moderation"])
+    @extend_schema(
+        responses=with_errors({200: ModerationLogEntrySerializer(many=True)}, *NOT_A_MODERATOR),
+        tags=["moderation"],
+    )
     def get(self, request: Request) -> Response:
         return self.paginated(selectors.moderation_log(), ModerationLogEntrySerializer, request)
