@@ -13,7 +13,7 @@ from urllib.parse import parse_qs
 from asgiref.sync import ThreadSensitiveContext
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.urls import path
+from django.urls import path, re_path
 from rest_framework.authtoken.models import Token
 
 from games import selectors, services
@@ -146,4 +146,14 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         return {"type": "state", "ply": state["ply"], "version": state["version"], "state": state}
 
 
-websocket_urlpatterns = [path("ws/games/<int:game_id>/", GameConsumer.as_asgi())]
+class UnknownPathConsumer(AsyncJsonWebsocketConsumer):
+    """Any other websocket address: refused with close code 4404 (not a server error)."""
+
+    async def connect(self) -> None:
+        await self.close(code=4404)
+
+
+websocket_urlpatterns = [
+    path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),
+    re_path(r"", UnknownPathConsumer.as_asgi()),
+]

@@ -144,3 +144,10 @@ async def _guest_is_recognised_by_the_session_cookie() -> None:
     assert (await socket.connect())[0]
     assert (await receive_until(socket, "state"))["state"]["you"] == ["black", "white"]
     await socket.disconnect()
+
+
+def test_an_unknown_websocket_path_is_refused_not_a_server_error() -> None:
+    async def connect() -> tuple[bool, object]:
+        return await communicator("/ws/games/abc/").connect()
+
+    assert async_to_sync(connect)() == (False, 4404)

@@ -18,21 +18,6 @@ from reversi_site.asgi import application
 ORIGIN = (b"origin", b"http://testserver")
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.xfail(
-    strict=True,
-    reason="reversi_site/asgi.py: URLRouter raises ValueError for an unknown websocket path "
-    "(HTTP 500); wrap it with a catch-all route that closes the socket",
-)
-def test_an_unknown_websocket_path_is_refused_not_a_server_error() -> None:
-    async def connect() -> tuple[bool, object]:
-        socket = WebsocketCommunicator(application, "/ws/games/abc/", headers=[ORIGIN])
-        return await socket.connect()
-
-    connected, _ = async_to_sync(connect)()
-    assert not connected
-
-
 @pytest.mark.django_db
 @pytest.mark.xfail(
     strict=True,
