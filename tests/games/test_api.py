@@ -326,3 +326,21 @@ def test_a_guest_who_logs_in_keeps_their_games(guest: APIClient, alice) -> None:
     listed = guest.get("/api/games/?status=active").json()["games"]
     assert [(item["id"], item["you"]) for item in listed] == [(game["id"], ["black", "white"])]
     assert guest.get("/api/me/").json()["username"] == "alice"
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("get", "/api/rooms/%00/"),
+        ("post", "/api/rooms/%00/join/"),
+        ("post", "/api/rooms/a%00b/rematch/"),
+    ],
+)
+def test_a_room_code_with_a_nul_byte_is_a_404_not_a_server_error(
+    alice, method: str, path: str
+) -> None:
+    client, _ = alice
+    client.raise_request_exception = False
+    response = getattr(client, method)(path, {}, format="json")
+    assert response.status_code == 404
+    assert error_of(response)["code"] == "not_found"
