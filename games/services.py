@@ -317,9 +317,19 @@ def play_move(*, player: Player, game_id: int, notation: str, ply: int) -> Game:
                 "not_your_turn", f"It is {COLOR_NAMES[board.turn]}'s turn.", field="move"
             )
         _record(game, board, _parse_move(notation))
+        _mark_seen(game, player)
         _settle(game, board)
         _publish(game, "move", board)
     return game
+
+
+def _mark_seen(game: Game, player: Player) -> None:
+    """A move over HTTP is presence too: the 2-minute clock of the player's unconnected seats
+    starts again (a websocket clears ``absent_since`` while it is open)."""
+    for seat in game.seats.all():
+        if player.holds(seat) and seat.connections == 0:
+            seat.absent_since = timezone.now()
+            seat.save(update_fields=["absent_since"])
 
 
 def apply_cpu_move(*, game_id: int, ply: int, position: str, notation: str) -> bool:

