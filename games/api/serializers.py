@@ -2,6 +2,7 @@
 
 from collections.abc import Mapping
 
+from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
 from ai_worker.engine import COLOR_NAMES
@@ -77,3 +78,10 @@ class JoinSerializer(StrictSerializer):
 class CredentialsSerializer(StrictSerializer):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(max_length=128, style={"input_type": "password"})
+
+
+class SignupSerializer(CredentialsSerializer):
+    def validate_username(self, value: str) -> str:
+        """The account model's own username rules (letters, digits and @ . + - _)."""
+        get_user_model()._meta.get_field("username").run_validators(value)
+        return value

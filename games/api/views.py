@@ -23,6 +23,7 @@ from games.api.serializers import (
     JoinSerializer,
     MoveSerializer,
     RoomCreateSerializer,
+    SignupSerializer,
     TakeoverSerializer,
 )
 from games.identity import GUEST_SESSION_KEY, Player, player_from_session
@@ -73,9 +74,9 @@ class SignupView(APIView):
     authentication_classes: list = []
     permission_classes: list = []
 
-    @extend_schema(request=CredentialsSerializer, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(request=SignupSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request: Request) -> Response:
-        data = validated(CredentialsSerializer, request.data)
+        data = validated(SignupSerializer, request.data)
         user_model = get_user_model()
         candidate = user_model(username=data["username"])
         try:

@@ -60,6 +60,16 @@ def test_signup_errors_name_the_field(alice, guest: APIClient, body, code, field
     assert (error_of(response)["code"], error_of(response)["field"]) == (code, field)
 
 
+def test_signup_refuses_a_username_the_site_itself_would_reject(guest: APIClient) -> None:
+    response = guest.post(
+        "/api/auth/signup/",
+        {"username": "a b/c <x>", "password": "a long passphrase"},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert error_of(response)["field"] == "username"
+
+
 def test_wrong_password_gets_no_token(alice, guest: APIClient) -> None:
     response = guest.post("/api/auth/token/", {"username": "alice", "password": "nope"})
     assert (response.status_code, error_of(response)["code"]) == (400, "invalid_credentials")
