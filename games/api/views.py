@@ -1,6 +1,6 @@
 """API views: parse the request, call one service or selector, answer with the game state."""
 
-from django.contrib.auth import authenticate, get_user_model, password_validation
+from django.contrib.auth import authenticate, get_user_model, login, password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, JsonResponse
@@ -69,7 +69,11 @@ def get_room(code: str) -> Room:
 
 
 class SignupView(APIView):
-    """Create an account; answers its API token. A guest's games move to the new account."""
+    """Create an account; answers its API token.
+
+    A browser that has played as a guest is signed in to the new account, which takes over its
+    games (``services.claim_games_on_login``), so it plays on in the same browser.
+    """
 
     authentication_classes: list = []
     permission_classes: list = []
@@ -77,6 +81,9 @@ class SignupView(APIView):
     @extend_schema(request=SignupSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request: Request) -> Response:
         data = validated(SignupSerializer, request.data)
+        guest = bool(request.session.get(GUEST_SESSION_KEY))
+        if guest:
+            SessionAuthentication().enforce_csrf(request)
         user_model = get_user_model()
         candidate = user_model(username=data["username"])
         try:
@@ -88,9 +95,8 @@ class SignupView(APIView):
                 user = user_model.objects.create_user(data["username"], password=data["password"])
         except IntegrityError as error:
             raise GameError("username_taken", "This username is taken.", "username") from error
-        guest_id = request.session.get(GUEST_SESSION_KEY)
-        if guest_id:
-            services.claim_guest_games(guest_id=guest_id, user_id=user.pk)
+        if guest:
+            login(request, user)
         token = Token.objects.create(user=user)
         return Response(
             {"token": token.key, "user": {"id": user.pk, "username": user.username}},

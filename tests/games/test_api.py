@@ -378,3 +378,26 @@ def test_a_player_who_just_moved_over_http_is_not_taken_over(alice, bob) -> None
     )
     assert response.status_code == 400
     assert Seat.objects.get(game_id=game_id, color=1).kind == "human"
+
+
+def test_a_guest_who_signs_up_keeps_playing_in_the_same_browser(guest: APIClient) -> None:
+    game = guest.post("/api/games/", {"mode": "local"}, format="json").json()
+    signup = guest.post(
+        "/api/auth/signup/", {"username": "newbie", "password": "a long passphrase"}, format="json"
+    )
+    assert signup.status_code == 201
+    moved = guest.post(f"/api/games/{game['id']}/moves/", {"move": "f5", "ply": 0}, format="json")
+    assert moved.status_code == 201
+    assert guest.get("/api/me/").json()["username"] == "newbie"
+
+
+def test_a_guest_signup_needs_the_csrf_token() -> None:
+    browser = APIClient(enforce_csrf_checks=True)
+    browser.cookies["csrftoken"] = "a" * 32
+    game = browser.post("/api/games/", {"mode": "local"}, format="json", HTTP_X_CSRFTOKEN="a" * 32)
+    assert game.status_code == 201
+    body = {"username": "newbie", "password": "a long passphrase"}
+    forged = browser.post("/api/auth/signup/", body, format="json")
+    assert (forged.status_code, error_of(forged)["code"]) == (403, "permission_denied")
+    signup = browser.post("/api/auth/signup/", body, format="json", HTTP_X_CSRFTOKEN="a" * 32)
+    assert signup.status_code == 201
