@@ -7,7 +7,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games import selectors
-from games.models import Game, Seat
+from games.models import Game, Room, Seat
 
 pytestmark = pytest.mark.django_db
 
@@ -401,3 +401,14 @@ def test_a_guest_signup_needs_the_csrf_token() -> None:
     assert (forged.status_code, error_of(forged)["code"]) == (403, "permission_denied")
     signup = browser.post("/api/auth/signup/", body, format="json", HTTP_X_CSRFTOKEN="a" * 32)
     assert signup.status_code == 201
+
+
+def test_a_form_encoded_room_request_does_not_silently_drop_its_seats(alice) -> None:
+    client, _ = alice
+    response = client.post(
+        "/api/rooms/",
+        {"seats": '[{"kind": "human"}, {"kind": "cpu", "level": "easy"}]'},
+        format="multipart",
+    )
+    assert (response.status_code, error_of(response)["code"]) == (415, "unsupported_media_type")
+    assert not Room.objects.exists()

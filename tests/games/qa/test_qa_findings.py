@@ -6,25 +6,6 @@ Each test states the behaviour the spec or README asks for; the reason names the
 import pytest
 from rest_framework.test import APIClient
 
-from games.models import Room
-
-
-@pytest.mark.django_db
-@pytest.mark.xfail(
-    strict=True,
-    reason="reversi_site/settings.py REST_FRAMEWORK: form and multipart parsers are on, and "
-    "they drop nested fields (seats) silently; set DEFAULT_PARSER_CLASSES to JSONParser only",
-)
-def test_a_form_encoded_room_request_does_not_silently_drop_its_seats(alice) -> None:
-    client, _ = alice
-    response = client.post(
-        "/api/rooms/",
-        {"seats": '[{"kind": "human"}, {"kind": "cpu", "level": "easy"}]'},
-        format="multipart",
-    )
-    assert response.status_code in (400, 415)
-    assert not Room.objects.exists()
-
 
 @pytest.mark.django_db
 @pytest.mark.xfail(
