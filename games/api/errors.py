@@ -1,7 +1,7 @@
 """One JSON error shape for the whole API: ``{"error": {"code", "message", "field"}}``."""
 
 from django.http import Http404
-from rest_framework import exceptions
+from rest_framework import exceptions, serializers
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
@@ -46,3 +46,20 @@ def _first_error(detail: object, path: tuple[str, ...] = ()) -> tuple[str | None
                 nested = isinstance(item, dict | list)
                 return _first_error(item, (*path, str(index)) if nested else path)
     return (".".join(path) or None), detail
+
+
+class ErrorDetailSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="Machine-readable, e.g. stale_ply, url_not_allowed.")
+    message = serializers.CharField(help_text="For people, in the request's language.")
+    field = serializers.CharField(allow_null=True, help_text="The input at fault, or null.")
+
+
+class ErrorSerializer(serializers.Serializer):
+    """Every API error: ``{"error": {"code", "message", "field"}}``."""
+
+    error = ErrorDetailSerializer()
+
+
+def with_errors(success: dict[int, object], *statuses: int) -> dict[int, object]:
+    """OpenAPI responses: ``success`` plus the error statuses, all in the error shape."""
+    return success | dict.fromkeys(statuses, ErrorSerializer)

@@ -15,22 +15,23 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import selectors, services
-from games.api.errors import error_body
+from games.api.errors import error_body, with_errors
 from games.api.serializers import (
     CredentialsSerializer,
     GameCreateSerializer,
     GameListQuerySerializer,
+    GameListSerializer,
+    GameStateSerializer,
     JoinSerializer,
     MoveSerializer,
     RoomCreateSerializer,
+    RoomStateSerializer,
     SignupSerializer,
     TakeoverSerializer,
 )
 from games.identity import GUEST_SESSION_KEY, Player, player_from_session
 from games.models import Game, Room
 from games.services import GameError, GameNotFoundError, SeatSpec
-
-STATE = {"description": "the game state", "type": "object"}
 
 
 def request_player(request: Request, *, create: bool) -> Player | None:
@@ -78,7 +79,9 @@ class SignupView(APIView):
     authentication_classes: list = []
     permission_classes: list = []
 
-    @extend_schema(request=SignupSerializer, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(
+        request=SignupSerializer, responses=with_errors({201: OpenApiTypes.OBJECT}, 400, 403)
+    )
     def post(self, request: Request) -> Response:
         data = validated(SignupSerializer, request.data)
         guest = bool(request.session.get(GUEST_SESSION_KEY))
@@ -110,7 +113,9 @@ class TokenView(APIView):
     authentication_classes: list = []
     permission_classes: list = []
 
-    @extend_schema(request=CredentialsSerializer, responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(
+        request=CredentialsSerializer, responses=with_errors({200: OpenApiTypes.OBJECT}, 400)
+    )
     def post(self, request: Request) -> Response:
         data = validated(CredentialsSerializer, request.data)
         user = authenticate(request, username=data["username"], password=data["password"])
@@ -137,7 +142,7 @@ class GameListView(APIView):
     @extend_schema(
         operation_id="games_list",
         parameters=[OpenApiParameter("status", str, enum=Game.Status.values)],
-        responses={200: OpenApiTypes.OBJECT},
+        responses=with_errors({200: GameListSerializer}, 400),
     )
     def get(self, request: Request) -> Response:
         query = validated(GameListQuerySerializer, request.query_params.dict())
@@ -145,7 +150,9 @@ class GameListView(APIView):
         games = selectors.games_of(player, status=query.get("status"))[:50]
         return Response({"games": [selectors.game_state(game, viewer=player) for game in games]})
 
-    @extend_schema(request=GameCreateSerializer, responses={201: STATE})
+    @extend_schema(
+        request=GameCreateSerializer, responses=with_errors({201: GameStateSerializer}, 400, 403)
+    )
     def post(self, request: Request) -> Response:
         data = validated(GameCreateSerializer, request.data)
         player = seated_player(request)
@@ -167,7 +174,7 @@ class GameListView(APIView):
 class GameDetailView(APIView):
     """The full state of a game (anyone may watch)."""
 
-    @extend_schema(responses={200: STATE})
+    @extend_schema(responses=with_errors({200: GameStateSerializer}, 404))
     def get(self, request: Request, game_id: int) -> Response:
         game = get_game(game_id)
         if selectors.cpu_turn_stalled(game):
@@ -178,7 +185,10 @@ class GameDetailView(APIView):
 class MoveView(APIView):
     """Play a move at the ply the client has seen; 409 when that ply is stale."""
 
-    @extend_schema(request=MoveSerializer, responses={201: STATE})
+    @extend_schema(
+        request=MoveSerializer,
+        responses=with_errors({201: GameStateSerializer}, 400, 403, 404, 409),
+    )
     def post(self, request: Request, game_id: int) -> Response:
         data = validated(MoveSerializer, request.data)
         player = seated_player(request)
@@ -191,7 +201,7 @@ class MoveView(APIView):
 class UndoView(APIView):
     """G1: take back your last move (and the CPU's replies)."""
 
-    @extend_schema(request=None, responses={200: STATE})
+    @extend_schema(request=None, responses=with_errors({200: GameStateSerializer}, 400, 403, 404))
     def post(self, request: Request, game_id: int) -> Response:
         player = seated_player(request)
         game = services.undo_move(player=player, game_id=game_id)
@@ -201,7 +211,7 @@ class UndoView(APIView):
 class HintView(APIView):
     """G2: ask for the strong CPU's move; it arrives in ``hints.current`` (and over the socket)."""
 
-    @extend_schema(request=None, responses={202: STATE})
+    @extend_schema(request=None, responses=with_errors({202: GameStateSerializer}, 400, 403, 404))
     def post(self, request: Request, game_id: int) -> Response:
         player = seated_player(request)
         game = services.request_hint(player=player, game_id=game_id)
@@ -211,7 +221,7 @@ class HintView(APIView):
 class ResignView(APIView):
     """G3: give up the game."""
 
-    @extend_schema(request=None, responses={200: STATE})
+    @extend_schema(request=None, responses=with_errors({200: GameStateSerializer}, 400, 403, 404))
     def post(self, request: Request, game_id: int) -> Response:
         player = seated_player(request)
         game = services.resign(player=player, game_id=game_id)
@@ -221,7 +231,9 @@ class ResignView(APIView):
 class TakeoverView(APIView):
     """M3: the CPU takes the seat of a player disconnected for 2 minutes."""
 
-    @extend_schema(request=TakeoverSerializer, responses={200: STATE})
+    @extend_schema(
+        request=TakeoverSerializer, responses=with_errors({200: GameStateSerializer}, 400, 403, 404)
+    )
     def post(self, request: Request, game_id: int) -> Response:
         data = validated(TakeoverSerializer, request.data)
         player = seated_player(request)
@@ -234,7 +246,9 @@ class TakeoverView(APIView):
 class RoomCreateView(APIView):
     """M3/M4: open a room; share its ``url``; the creator takes the first person's seat."""
 
-    @extend_schema(request=RoomCreateSerializer, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(
+        request=RoomCreateSerializer, responses=with_errors({201: RoomStateSerializer}, 400, 403)
+    )
     def post(self, request: Request) -> Response:
         data = validated(RoomCreateSerializer, request.data)
         player = seated_player(request)
@@ -246,7 +260,7 @@ class RoomCreateView(APIView):
 class RoomDetailView(APIView):
     """A room, its state (open, playing, finished), rematch link and game."""
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(responses=with_errors({200: RoomStateSerializer}, 404))
     def get(self, request: Request, code: str) -> Response:
         return Response(
             selectors.room_state(get_room(code), viewer=request_player(request, create=False))
@@ -256,7 +270,10 @@ class RoomDetailView(APIView):
 class RoomJoinView(APIView):
     """Take a free seat (a given colour or the first free one); 409 when it is taken."""
 
-    @extend_schema(request=JoinSerializer, responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(
+        request=JoinSerializer,
+        responses=with_errors({200: RoomStateSerializer}, 400, 403, 404, 409),
+    )
     def post(self, request: Request, code: str) -> Response:
         data = validated(JoinSerializer, request.data)
         player = seated_player(request)
@@ -267,7 +284,10 @@ class RoomJoinView(APIView):
 class RoomRematchView(APIView):
     """After the game: a new room with colours swapped (rotated with 3-4 players)."""
 
-    @extend_schema(request=None, responses={201: OpenApiTypes.OBJECT, 200: OpenApiTypes.OBJECT})
+    @extend_schema(
+        request=None,
+        responses=with_errors({201: RoomStateSerializer, 200: RoomStateSerializer}, 400, 403, 404),
+    )
     def post(self, request: Request, code: str) -> Response:
         player = seated_player(request)
         room, created = services.rematch_room(player=player, code=code)

@@ -322,6 +322,17 @@ def test_schema_and_docs(guest: APIClient) -> None:
     assert guest.get("/api/docs/").status_code == 200
 
 
+def test_the_schema_documents_the_error_responses_of_a_move(guest: APIClient) -> None:
+    schema = guest.get("/api/schema/?format=json").json()
+    move = schema["paths"]["/api/games/{game_id}/moves/"]["post"]
+    assert {"400", "403", "404", "409"} <= set(move["responses"])
+    state = move["responses"]["201"]["content"]["application/json"]["schema"]
+    assert state == {"$ref": "#/components/schemas/GameState"}
+    error = move["responses"]["409"]["content"]["application/json"]["schema"]
+    assert error == {"$ref": "#/components/schemas/Error"}
+    assert "legal_moves" in schema["components"]["schemas"]["GameState"]["properties"]
+
+
 def test_a_guest_who_signs_up_keeps_their_games(guest: APIClient) -> None:
     game = create(guest, mode="local")
     response = guest.post(
