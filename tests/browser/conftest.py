@@ -70,18 +70,6 @@ def _test_database_name() -> str:
     return name if name.startswith("test_") else connection.creation._get_test_db_name()
 
 
-def _wait_for_sessions_to_end(database: str) -> None:
-    """Wait until the servers' database sessions are gone, so the test database can be dropped."""
-    connection.close()
-    deadline = time.monotonic() + 10
-    with connection._nodb_cursor() as cursor:
-        while time.monotonic() < deadline:
-            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s", [database])
-            if cursor.fetchone()[0] == 0:
-                return
-            time.sleep(0.1)
-
-
 @pytest.fixture(scope="package")
 def live_url(django_db_setup: None, django_db_blocker: object) -> Iterator[str]:
     """Base URL of daphne serving the ASGI app (HTTP + websockets) with a Celery worker."""
@@ -145,12 +133,12 @@ def live_url(django_db_setup: None, django_db_blocker: object) -> Iterator[str]:
         finally:
             _stop(worker)
             _stop(web)
-            with django_db_blocker.unblock():
-                _wait_for_sessions_to_end(env["POSTGRES_DB"])
 
 
 @pytest.fixture(scope="package")
-def browser() -> Iterator[Browser]:
+def browser(live_url: str) -> Iterator[Browser]:
+    """Chromium, started after the test database and the servers (Playwright's event loop must
+    not be running while Django opens the connections it later closes to drop the database)."""
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
