@@ -12,15 +12,14 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from playwright.sync_api import Browser, Page, sync_playwright
-
-# Playwright's sync API runs an event loop in this thread; the test process itself only sets
-# up and tears down the database, so Django's guard against ORM calls from async code is moot.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+from pytest_django import DjangoDbBlocker
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -64,18 +63,42 @@ def _stop(process: subprocess.Popen) -> None:
         process.wait()
 
 
-def _test_database_name() -> str:
-    """The test database pytest-django created (the connection may still show the dev name)."""
-    name = connection.settings_dict["NAME"]
-    return name if name.startswith("test_") else connection.creation._get_test_db_name()
+@contextmanager
+def _server_database(django_db_blocker: DjangoDbBlocker) -> Iterator[str]:
+    """A fresh, migrated database for the servers, dropped afterwards.
+
+    The servers get their own database rather than pytest-django's: a test process that held
+    connections while Playwright's event loop runs could not close them, and the test database
+    could not be dropped at the end of the session.
+    """
+    name = f"test_{settings.DATABASES['default']['NAME'].removeprefix('test_')}_browser"
+    with django_db_blocker.unblock(), connection._nodb_cursor() as cursor:
+        cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        cursor.execute(f'CREATE DATABASE "{name}"')
+    try:
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+            cwd=ROOT,
+            env=os.environ | {"POSTGRES_DB": name},
+            check=True,
+        )
+        yield name
+    finally:
+        with django_db_blocker.unblock(), connection._nodb_cursor() as cursor:
+            cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @pytest.fixture(scope="package")
-def live_url(django_db_setup: None, django_db_blocker: object) -> Iterator[str]:
+def live_url(django_db_blocker: DjangoDbBlocker) -> Iterator[str]:
     """Base URL of daphne serving the ASGI app (HTTP + websockets) with a Celery worker."""
+    with _server_database(django_db_blocker) as database:
+        yield from _serve(database)
+
+
+def _serve(database: str) -> Iterator[str]:
     port = _free_port()
     env = os.environ | {
-        "POSTGRES_DB": _test_database_name(),
+        "POSTGRES_DB": database,
         "DJANGO_DEBUG": "1",
         "PYTHONUNBUFFERED": "1",
     }

@@ -16,8 +16,7 @@ from .helpers import (
     wait_ready,
 )
 
-# django_db: pytest-django creates the test database that the live server uses.
-pytestmark = [pytest.mark.browser, pytest.mark.django_db]
+pytestmark = pytest.mark.browser
 
 
 def join(page: Page, url: str) -> None:

@@ -5,8 +5,7 @@ from playwright.sync_api import Page, expect
 
 from .helpers import choose, screenshot, start_game, wait_ready
 
-# django_db: pytest-django creates the test database that the live server uses.
-pytestmark = [pytest.mark.browser, pytest.mark.django_db]
+pytestmark = pytest.mark.browser
 
 
 def test_invalid_combinations_cannot_be_chosen(page: Page) -> None:
