@@ -2,6 +2,7 @@
 
 import argparse
 import sys
+import time
 
 from ai_worker.engine import Board, IllegalMoveError, Variant, VariantError
 
@@ -12,7 +13,11 @@ def add_warmup(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 
 def run_warmup(args: argparse.Namespace) -> int:
-    print("nothing to warm up yet")
+    started = time.monotonic()
+    from ai_worker.search import warmup
+
+    warmup()
+    print(f"numba kernels ready in {time.monotonic() - started:.2f} s")
     return 0
 
 
@@ -22,20 +27,126 @@ def add_perft(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -
         help="count the leaves of the move tree (a forced pass is a ply, an ended game a leaf)",
     )
     perft.add_argument("--depth", type=int, required=True, help="plies to look ahead")
-    perft.add_argument("--players", type=int, default=2, help="2, 3 or 4")
-    perft.add_argument("--board", default="8x8", help="6x6, 8x8, 10x10 or octagon")
-    perft.add_argument("--opening", default="cross", help="cross, parallel or free")
-    perft.add_argument("--anti", action="store_true", help="anti-reversi (fewest discs wins)")
-    perft.add_argument("--blocked", default="", help="blocked cells, e.g. c3,f6")
-    perft.add_argument("--handicap", type=int, default=0, help="corners given as a handicap")
-    perft.add_argument("--handicap-color", default="black", help="black or white")
-    perft.add_argument("--moves", default="", help="moves played first, e.g. f5,d6,pass")
+    _add_position_options(perft)
     perft.set_defaults(handler=run_perft)
 
 
 def run_perft(args: argparse.Namespace) -> int:
     if args.depth < 0:
         return _fail("--depth must be 0 or more")
+    board = _position(args)
+    if isinstance(board, str):
+        return _fail(board)
+    print(board.perft(args.depth))
+    return 0
+
+
+def add_solve(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    solve = commands.add_parser(
+        "solve", help="solve an 8x8 position exactly: best move and final disc difference"
+    )
+    solve.add_argument(
+        "position", help='"<64 chars of X, O or - for a1..h8, row by row> <X|O to move>"'
+    )
+    solve.add_argument("--time", type=float, default=3600.0, help="give up after S seconds")
+    solve.set_defaults(handler=run_solve)
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    from ai_worker.search import board_from_obf, solve_endgame
+
+    try:
+        board = board_from_obf(args.position)
+    except ValueError as error:
+        return _fail(f"bad position: {error}")
+    if board.is_game_over():
+        return _fail("the game is over in this position")
+    result = solve_endgame(board, time_limit=args.time)
+    if result is None:
+        return _fail(f"not solved within {args.time:g} s")
+    print(f"best move: {result.move}  final disc difference: {result.score:+.0f}")
+    print(
+        f"{board.empties()} empties, {result.nodes} nodes, {result.elapsed:.2f} s"
+        f" ({result.nodes / max(result.elapsed, 1e-9) / 1e6:.1f} M nodes/s)"
+    )
+    return 0
+
+
+def add_play(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    play = commands.add_parser("play", help="the move a CPU level chooses in a position")
+    play.add_argument("--level", default="strong", help="easy, normal or strong")
+    play.add_argument("--time", type=float, default=None, help="seconds (default: the level's)")
+    play.add_argument("--seed", type=int, default=None, help="seed of the level's randomness")
+    _add_position_options(play)
+    play.set_defaults(handler=run_play)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    from ai_worker.search import LEVELS, choose_move
+
+    if args.level not in LEVELS:
+        return _fail(f"--level must be one of {', '.join(LEVELS)}")
+    board = _position(args)
+    if isinstance(board, str):
+        return _fail(board)
+    if board.is_game_over():
+        return _fail("the game is over in this position")
+    result = choose_move(board, args.level, time_limit=args.time, seed=args.seed)
+    kind = "final disc difference" if result.exact else "evaluation"
+    print(f"{args.level} plays {result.move}")
+    print(
+        f"{kind} {result.score:+.2f}, depth {result.depth}, {result.nodes} nodes,"
+        f" {result.elapsed:.3f} s, pv {' '.join(str(m) for m in result.pv)}"
+    )
+    return 0
+
+
+def add_bench(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    bench = commands.add_parser("bench", help="engine speed figures (medians) and matches")
+    bench.add_argument("--runs", type=int, default=3, help="runs per figure (median)")
+    bench.add_argument("--ffo", default="40-44", help="FFO positions to solve, e.g. 40-44")
+    bench.add_argument(
+        "--match", default="", help="instead: play levels, e.g. strong:normal,normal:easy"
+    )
+    bench.add_argument("--games", type=int, default=40, help="games per match")
+    bench.add_argument("--time", type=float, default=None, help="seconds per move in matches")
+    bench.set_defaults(handler=run_bench_command)
+
+
+def run_bench_command(args: argparse.Namespace) -> int:
+    from ai_worker.bench import play_match, run_bench
+    from ai_worker.search import LEVELS
+
+    if args.match:
+        for pairing in _split(args.match):
+            first, _, second = pairing.partition(":")
+            if first not in LEVELS or second not in LEVELS:
+                return _fail(f"--match: {pairing!r} is not level:level")
+            result = play_match(first, second, args.games, time_limit=args.time)
+            print(
+                f"{first} vs {second}: {result.wins} wins, {result.draws} draws,"
+                f" {result.losses} losses ({100 * result.score:.0f}%)"
+            )
+        return 0
+    low, _, high = args.ffo.partition("-")
+    numbers = list(range(int(low), int(high or low) + 1)) if low else []
+    run_bench(numbers, args.runs)
+    return 0
+
+
+def _add_position_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--players", type=int, default=2, help="2, 3 or 4")
+    parser.add_argument("--board", default="8x8", help="6x6, 8x8, 10x10 or octagon")
+    parser.add_argument("--opening", default="cross", help="cross, parallel or free")
+    parser.add_argument("--anti", action="store_true", help="anti-reversi (fewest discs wins)")
+    parser.add_argument("--blocked", default="", help="blocked cells, e.g. c3,f6")
+    parser.add_argument("--handicap", type=int, default=0, help="corners given as a handicap")
+    parser.add_argument("--handicap-color", default="black", help="black or white")
+    parser.add_argument("--moves", default="", help="moves played first, e.g. f5,d6,pass")
+
+
+def _position(args: argparse.Namespace) -> Board | str:
+    """The position of the variant and move options, or an error message."""
     try:
         variant = Variant(
             players=args.players,
@@ -47,15 +158,14 @@ def run_perft(args: argparse.Namespace) -> int:
             handicap_color=args.handicap_color,
         )
     except VariantError as error:
-        return _fail(f"bad variant setting {error.field}: {error.message}")
+        return f"bad variant setting {error.field}: {error.message}"
     board = Board(variant)
     for number, text in enumerate(_split(args.moves), start=1):
         try:
             board.push_notation(text)
         except IllegalMoveError as error:
-            return _fail(f"illegal move {text!r} (move {number} of --moves): {error.message}")
-    print(board.perft(args.depth))
-    return 0
+            return f"illegal move {text!r} (move {number} of --moves): {error.message}"
+    return board
 
 
 def _split(listing: str) -> list[str]:
@@ -72,6 +182,9 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     add_warmup(commands)
     add_perft(commands)
+    add_solve(commands)
+    add_play(commands)
+    add_bench(commands)
     return parser
 
 

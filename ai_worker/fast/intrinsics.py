@@ -1,0 +1,51 @@
+"""LLVM intrinsics numba does not expose: popcount, trailing zeros, a monotonic clock."""
+
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+_CLOCK_MONOTONIC = 1
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """Number of set bits of a uint64 (one ``ctpop`` instruction)."""
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def lowest_bit_index(typingctx, x):
+    """Index of the lowest set bit of a non-zero uint64 (``cttz``)."""
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+@intrinsic
+def monotonic_ns(typingctx):
+    """``clock_gettime(CLOCK_MONOTONIC)`` in nanoseconds, callable from nopython code."""
+    sig = types.int64()
+
+    def codegen(context, builder, signature, args):
+        i32 = ir.IntType(32)
+        i64 = ir.IntType(64)
+        timespec = ir.ArrayType(i64, 2)
+        fnty = ir.FunctionType(i32, [i32, timespec.as_pointer()])
+        clock_gettime = cgutils.get_or_insert_function(builder.module, fnty, "clock_gettime")
+        ts = cgutils.alloca_once(builder, timespec)
+        builder.call(clock_gettime, [ir.Constant(i32, _CLOCK_MONOTONIC), ts])
+        zero = ir.Constant(i32, 0)
+        seconds = builder.load(builder.gep(ts, [zero, zero]))
+        nanos = builder.load(builder.gep(ts, [zero, ir.Constant(i32, 1)]))
+        return builder.add(builder.mul(seconds, ir.Constant(i64, 1_000_000_000)), nanos)
+
+    return sig, codegen

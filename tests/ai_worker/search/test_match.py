@@ -1,0 +1,19 @@
+"""Levels against levels: strong beats normal, normal beats easy (spec M1, issue targets)."""
+
+import pytest
+
+from ai_worker.bench import play_match
+
+
+def test_the_levels_keep_their_order_at_small_budgets() -> None:
+    strong = play_match("strong", "normal", 4, time_limit=0.1, seed=1)
+    normal = play_match("normal", "easy", 4, seed=1)
+    assert strong.wins >= 3, strong
+    assert normal.wins >= 3, normal
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("first", "second"), [("strong", "normal"), ("normal", "easy")])
+def test_forty_games_at_full_time(first: str, second: str) -> None:
+    result = play_match(first, second, 40)
+    assert result.wins >= 36, result
