@@ -91,7 +91,13 @@ def _server_database(django_db_blocker: DjangoDbBlocker) -> Iterator[str]:
 @pytest.fixture(scope="package")
 def live_url(django_db_blocker: DjangoDbBlocker) -> Iterator[str]:
     """Base URL of daphne serving the ASGI app (HTTP + websockets) with a Celery worker."""
+    # Compile (or load) the numba kernels while the database is made, as `make run` does, so
+    # the worker's first CPU move does not wait for the compiler.
+    warmup = subprocess.Popen(
+        [sys.executable, "-m", "ai_worker", "warmup"], cwd=ROOT, stdout=subprocess.DEVNULL
+    )
     with _server_database(django_db_blocker) as database:
+        assert warmup.wait() == 0, "python -m ai_worker warmup failed"
         yield from _serve(database)
 
 
