@@ -53,7 +53,7 @@ def test_setup_offers_to_continue_an_unfinished_game(page: Page) -> None:
     game_url = page.url
     page.goto("/")
     resume = page.locator("#resume a").first
-    expect(resume).to_be_visible()
+    expect(resume).to_have_text("Continue: two players on this device, 6×6, move 0")
     resume.click()
     wait_ready(page)
     assert page.url == game_url
