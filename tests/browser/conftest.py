@@ -12,9 +12,9 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
+import psycopg
 import pytest
 from django.conf import settings
 from django.db import connection
@@ -63,9 +63,9 @@ def _stop(process: subprocess.Popen) -> None:
         process.wait()
 
 
-@contextmanager
-def _server_database(django_db_blocker: DjangoDbBlocker) -> Iterator[str]:
-    """A fresh, migrated database for the servers, dropped afterwards.
+@pytest.fixture(scope="package")
+def server_database(django_db_blocker: DjangoDbBlocker) -> Iterator[str]:
+    """The name of a fresh, migrated database for the servers, dropped afterwards.
 
     The servers get their own database rather than pytest-django's: a test process that held
     connections while Playwright's event loop runs could not close them, and the test database
@@ -89,16 +89,39 @@ def _server_database(django_db_blocker: DjangoDbBlocker) -> Iterator[str]:
 
 
 @pytest.fixture(scope="package")
-def live_url(django_db_blocker: DjangoDbBlocker) -> Iterator[str]:
-    """Base URL of daphne serving the ASGI app (HTTP + websockets) with a Celery worker."""
-    # Compile (or load) the numba kernels while the database is made, as `make run` does, so
-    # the worker's first CPU move does not wait for the compiler.
-    warmup = subprocess.Popen(
+def numba_warmup() -> subprocess.Popen:
+    """Compile (or load) the numba kernels, as `make run` does, while the database is made: the
+    worker's first CPU move must not wait for the compiler."""
+    return subprocess.Popen(
         [sys.executable, "-m", "ai_worker", "warmup"], cwd=ROOT, stdout=subprocess.DEVNULL
     )
-    with _server_database(django_db_blocker) as database:
-        assert warmup.wait() == 0, "python -m ai_worker warmup failed"
-        yield from _serve(database)
+
+
+@pytest.fixture(scope="package")
+def live_url(numba_warmup: subprocess.Popen, server_database: str) -> Iterator[str]:
+    """Base URL of daphne serving the ASGI app (HTTP + websockets) with a Celery worker."""
+    assert numba_warmup.wait() == 0, "python -m ai_worker warmup failed"
+    yield from _serve(server_database)
+
+
+@pytest.fixture
+def server_sql(server_database: str):
+    """Run one SQL statement on the servers' database (to stage a situation, such as a player
+    away for minutes, that a browser cannot reach quickly)."""
+    options = settings.DATABASES["default"]
+
+    def execute(statement: str, params: tuple = ()) -> None:
+        with psycopg.connect(
+            dbname=server_database,
+            host=options["HOST"],
+            port=options["PORT"],
+            user=options["USER"],
+            password=options["PASSWORD"],
+            autocommit=True,
+        ) as database:
+            database.execute(statement, params)
+
+    return execute
 
 
 def _serve(database: str) -> Iterator[str]:
@@ -205,6 +228,8 @@ def new_page(browser: Browser, live_url: str, request: pytest.FixtureRequest) ->
     report = getattr(request.node, "report_call", None)
     if report is not None and report.failed:
         for index, page in enumerate(pages):
+            if page.is_closed():
+                continue
             stem = ROOT / "test-artifacts" / f"{request.node.name}-{index}"
             page.screenshot(path=f"{stem}.png", full_page=True)
             Path(f"{stem}.html").write_text(page.content())
