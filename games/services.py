@@ -29,6 +29,7 @@ from ai_worker.engine import (
     VariantError,
 )
 from games import selectors
+from games.errors import ServiceError
 from games.identity import GUEST_SESSION_KEY, Player
 from games.models import Game, Room, Seat
 from games.models import Move as MoveRecord
@@ -39,30 +40,22 @@ CPU_MOVE_TASK = "ai_worker.tasks.cpu_move"
 HINT_TASK = "ai_worker.tasks.hint"
 
 
-class GameError(Exception):
-    """A request the rules or the game's state refuse; ``status`` is the HTTP status to use."""
-
-    status = 400
-
-    def __init__(self, code: str, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.field = field
+class GameError(ServiceError):
+    """A request the rules or the game's state refuse."""
 
 
 class NotYourSeatError(GameError):
-    status = 403
+    status_code = 403
 
 
 class GameNotFoundError(GameError):
-    status = 404
+    status_code = 404
 
 
 class ConflictError(GameError):
     """The request was based on a state that has changed (stale ply, seat already taken)."""
 
-    status = 409
+    status_code = 409
 
 
 @dataclass(frozen=True)

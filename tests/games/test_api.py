@@ -3,11 +3,17 @@
 from datetime import timedelta
 
 import pytest
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404
 from django.utils import timezone
+from rest_framework import exceptions
 from rest_framework.test import APIClient
 
 from games import selectors
+from games.api.errors import api_exception_handler
+from games.community.errors import RateLimited
 from games.models import Game, Room, Seat
+from games.services import ConflictError
 
 pytestmark = pytest.mark.django_db
 
@@ -423,3 +429,35 @@ def test_a_form_encoded_room_request_does_not_silently_drop_its_seats(alice) -> 
     )
     assert (response.status_code, error_of(response)["code"]) == (415, "unsupported_media_type")
     assert not Room.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("exc", "status", "code", "headers"),
+    [
+        (Http404(), 404, "not_found", {}),
+        (DjangoPermissionDenied(), 403, "permission_denied", {}),
+        (exceptions.Throttled(wait=12), 429, "throttled", {"Retry-After": "12"}),
+        (RateLimited("Slow down.", retry_after=30), 429, "rate_limited", {"Retry-After": "30"}),
+        (ConflictError("stale_ply", "Reload.", field="ply"), 409, "stale_ply", {}),
+    ],
+)
+def test_one_handler_answers_every_known_error_in_the_error_shape(
+    exc: Exception, status: int, code: str, headers: dict
+) -> None:
+    response = api_exception_handler(exc, {})
+    assert (response.status_code, set(response.data), response.data["error"]["code"]) == (
+        status,
+        {"error"},
+        code,
+    )
+    assert {name: response[name] for name in headers} == headers
+
+
+def test_an_unknown_exception_is_left_to_be_a_server_error() -> None:
+    assert api_exception_handler(RuntimeError("bug"), {}) is None
+
+
+def test_an_anonymous_moderation_request_is_told_how_to_authenticate(guest: APIClient) -> None:
+    response = guest.get("/api/moderation/log/")
+    assert (response.status_code, response["WWW-Authenticate"]) == (401, "Token")
+    assert error_of(response)["code"] == "not_authenticated"
