@@ -79,7 +79,8 @@ def _scores(result: dict) -> dict[int, float]:
 def _locked_ratings(user_ids: list[int]) -> list[PlayerRating]:
     for user_id in user_ids:
         PlayerRating.objects.get_or_create(user_id=user_id)
-    return list(PlayerRating.objects.select_for_update().filter(user_id__in=user_ids))
+    locked = PlayerRating.objects.select_for_update().filter(user_id__in=user_ids)
+    return list(locked.order_by("user_id"))
 
 
 def _seat_rating(seat: Seat, ratings: dict[int, PlayerRating]) -> int:
