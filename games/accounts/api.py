@@ -32,7 +32,9 @@ PROFILE_SCHEMA = inline_serializer(
                 "players": serializers.IntegerField(),
                 "colors": serializers.ListField(child=serializers.CharField()),
                 "opponents": serializers.ListField(child=serializers.CharField()),
-                "outcome": serializers.ChoiceField(["win", "loss", "draw"]),
+                "outcome": serializers.ChoiceField(
+                    ["win", "loss", "draw"], allow_null=True, help_text="null: hot-seat"
+                ),
                 "finished_at": serializers.DateTimeField(),
                 "rating_change": serializers.IntegerField(allow_null=True),
             },

@@ -66,14 +66,19 @@ def _history_entry(game: Game, user_id: int, change: RatingChange | None) -> dic
         "players": len(seats),
         "colors": [COLOR_NAMES[seat.color] for seat in mine],
         "opponents": opponents,
-        "outcome": _outcome(game.result or {}, {COLOR_NAMES[seat.color] for seat in mine}),
+        "outcome": _outcome(
+            game.result or {}, {COLOR_NAMES[seat.color] for seat in mine}, len(seats)
+        ),
         "finished_at": game.updated_at.isoformat(),
         "rating_change": None if change is None else change.delta,
     }
 
 
-def _outcome(result: dict, colors: set[str]) -> str:
-    """``win``, ``loss`` or ``draw`` for the player of ``colors`` (hot-seat: never ``loss``)."""
+def _outcome(result: dict, colors: set[str], seats: int) -> str | None:
+    """``win``, ``loss`` or ``draw`` for the player of ``colors``; ``None`` when they held every
+    seat (a hot-seat game: they won and lost)."""
+    if len(colors) == seats:
+        return None
     if result.get("draw") or result.get("winner") is None:
         return "draw"
     return "win" if result["winner"] in colors else "loss"

@@ -4,6 +4,7 @@ import pytest
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
+from games import services
 from tests.games.accounts.conftest import play_out, room_game
 from tests.games.conftest import BLACK_WIPES_OUT
 
@@ -26,6 +27,17 @@ def test_a_players_public_profile(make_player) -> None:
     assert entry["url"] == f"/play/{game.pk}/"
     assert (entry["mode"], entry["colors"], entry["opponents"]) == ("room", ["white"], ["alice"])
     assert (entry["outcome"], entry["rating_change"]) == ("loss", -16)
+
+
+def test_a_hot_seat_game_is_listed_without_a_win_or_loss(make_player) -> None:
+    alice = make_player("alice")
+    game = services.create_local_game(player=alice, variant={}, undo_allowed=False)
+    play_out(game, BLACK_WIPES_OUT, {0: alice, 1: alice})
+
+    [entry] = APIClient().get("/api/players/alice/").json()["recent_games"]
+
+    assert (entry["mode"], entry["colors"], entry["opponents"]) == ("local", ["black", "white"], [])
+    assert (entry["outcome"], entry["rating_change"]) == (None, None)
 
 
 def test_an_unknown_player_is_a_404_in_the_error_shape() -> None:

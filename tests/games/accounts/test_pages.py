@@ -92,6 +92,7 @@ def test_profiles_show_the_rating_and_the_finished_games(make_player) -> None:
     assert '<dd id="profile-won">1</dd>' in page
     assert f'href="/play/{game.pk}/"' in page
     assert "+16" in page
+    assert "friend room" in page
     assert Client().get("/players/nobody/").status_code == 404
 
 
