@@ -1,6 +1,9 @@
 """Elo ratings: changed exactly once when a rated game finishes, never for unrated games."""
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from games import services
 from games.accounts.models import PlayerRating, RatingChange
@@ -128,3 +131,16 @@ def test_three_player_games_are_not_rated(make_player) -> None:
 
     assert Game.objects.get(pk=room.game_id).status == Game.Status.FINISHED
     assert not RatingChange.objects.exists()
+
+
+def test_a_room_the_cpu_took_over_is_rated_against_that_level(make_player) -> None:
+    alice, bob = make_player("alice"), make_player("bob")
+    game = room_game(alice, bob)
+    game.seats.filter(color=1).update(absent_since=timezone.now() - timedelta(minutes=3))
+    services.take_over_seat(player=alice, game_id=game.pk, color="white", level="strong")
+    services.resign(player=alice, game_id=game.pk)
+
+    [change] = RatingChange.objects.filter(game=game)
+    assert (change.user_id, change.opponent_rating) == (alice.user_id, 2000)
+    assert counts(alice) == (1498, 1, 0, 1, 0)
+    assert not PlayerRating.objects.filter(user_id=bob.user_id).exists()
