@@ -29,6 +29,7 @@ from ai_worker.engine import (
     VariantError,
 )
 from games import selectors
+from games.accounts.services import rate_finished_game
 from games.errors import ServiceError
 from games.identity import GUEST_SESSION_KEY, Player
 from games.models import Game, Room, Seat
@@ -376,6 +377,7 @@ def _finish(game: Game, result: dict) -> None:
     game.status = Game.Status.FINISHED
     game.result = result | {"undos": game.undo_count, "hints": game.hint_count}
     game.hint = None
+    rate_finished_game(game)
 
 
 # --- undo, hint, resign ----------------------------------------------------------------------

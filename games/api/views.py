@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import selectors, services
+from games.accounts.selectors import rating_of
 from games.api.errors import error_body, with_errors
 from games.api.serializers import (
     CredentialsSerializer,
@@ -132,8 +133,11 @@ class MeView(APIView):
     def get(self, request: Request) -> Response:
         if request.user.is_authenticated:
             user = request.user
-            return Response({"guest": False, "id": user.pk, "username": user.username})
-        return Response({"guest": True, "id": None, "username": None})
+            rating = rating_of(user.pk)
+            return Response(
+                {"guest": False, "id": user.pk, "username": user.username, "rating": rating}
+            )
+        return Response({"guest": True, "id": None, "username": None, "rating": None})
 
 
 class GameListView(APIView):
