@@ -4,6 +4,7 @@ from datetime import timedelta
 
 import pytest
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.management import call_command
 from django.http import Http404
 from django.utils import timezone
 from rest_framework import exceptions
@@ -461,3 +462,8 @@ def test_an_anonymous_moderation_request_is_told_how_to_authenticate(guest: APIC
     response = guest.get("/api/moderation/log/")
     assert (response.status_code, response["WWW-Authenticate"]) == (401, "Token")
     assert error_of(response)["code"] == "not_authenticated"
+
+
+def test_the_schema_has_no_warnings(tmp_path) -> None:
+    schema = tmp_path / "schema.yaml"
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(schema))
