@@ -7,6 +7,7 @@ game pages here are read-only.
 from django.contrib import admin
 from django.http import HttpRequest
 
+from games.accounts.models import PlayerRating, RatingChange
 from games.community import admin as community_admin  # noqa: F401
 from games.models import Game, Move, Room, Seat
 
@@ -49,3 +50,15 @@ class RoomAdmin(ReadOnlyAdmin, admin.ModelAdmin):
     list_display = ["code", "game", "owner_user", "rematch", "created_at"]
     list_select_related = ["game", "owner_user", "rematch"]
     search_fields = ["code"]
+
+
+@admin.register(PlayerRating)
+class PlayerRatingAdmin(ReadOnlyAdmin, admin.ModelAdmin):
+    list_display = ["user", "rating", "played", "won", "lost", "drawn", "updated_at"]
+    search_fields = ["user__username"]
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(ReadOnlyAdmin, admin.ModelAdmin):
+    list_display = ["game", "user", "rating_before", "rating_after", "score", "created_at"]
+    search_fields = ["user__username"]
