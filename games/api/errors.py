@@ -32,8 +32,8 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
     response = exception_handler(exc, context)  # DRF's status, headers and rollback
-    if response is None or not isinstance(exc, exceptions.APIException):
-        return response
+    if response is None:  # not an APIException
+        return None
     if isinstance(exc, exceptions.ParseError):
         response.data = error_body("malformed_json", str(exc.detail))
     else:
