@@ -41,6 +41,7 @@ SEARCH_ORDER_STEP = 3
 SHALLOW_INF = 32000
 STABILITY_ALPHA = 10
 REPLACE_MARGIN = 1
+ETC_EMPTIES = 12
 W_POTENTIAL = 2
 _QUADRANTS = np.array(
     [0x0F0F0F0F, 0xF0F0F0F0, 0x0F0F0F0F00000000, 0xF0F0F0F000000000], dtype=np.uint64
@@ -179,6 +180,24 @@ def _ordered_moves(player, opponent, walls, anti, moves, first, stats, shallow_t
     return sort_by_keys(squares, keys)
 
 
+@njit(cache=True)
+def _transposition_cutoff(player, opponent, moves, beta, table):
+    """Enhanced transposition cut-off: a move whose stored child value already reaches
+    ``beta`` proves a fail-high without a search; returns that bound, else -SCORE_INF."""
+    while moves:
+        square = lowest_bit_index(moves)
+        moves &= moves - ONE
+        f = flips(player, opponent, square)
+        child_p = opponent ^ f
+        child_o = player | f | (ONE << np.uint64(square))
+        slot = table_slot(child_p, child_o, table)
+        if table[slot, 0] == child_p and table[slot, 1] == child_o:
+            child_upper = np.int64((table[slot, 2] >> np.uint64(8)) & np.uint64(0xFF)) - SCORE_INF
+            if -child_upper >= beta:
+                return -child_upper
+    return -SCORE_INF
+
+
 @njit(
     "int64(uint64, uint64, uint64, int64, int64, int64, int64, int64[::1], uint64[:, ::1],"
     " uint64[:, ::1])",
@@ -224,6 +243,10 @@ def solve(player, opponent, walls, anti, alpha, beta, passed, stats, table, shal
         return -solve(
             opponent, player, walls, anti, -beta, -alpha, np.int64(1), stats, table, shallow_table
         )
+    if popcount(empties) >= ETC_EMPTIES:
+        cut = _transposition_cutoff(player, opponent, moves, beta, table)
+        if cut > -SCORE_INF:
+            return cut
     original_alpha = alpha
     best = -SCORE_INF
     best_square = NO_SQUARE
