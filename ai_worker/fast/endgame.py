@@ -3,8 +3,10 @@
 Negamax alpha-beta returning the exact final disc difference for the side to move (empties go
 to the winner, R7; in anti-reversi the score is reversed and no empties are added).
 Three tiers by the number of empties: a move-generation-free loop over the empties in parity
-order (few empties), move generation with parity ordering, and above that fastest-first
-ordering, principal-variation null windows and a transposition table.
+order (few empties; the last square is played out directly), move generation with parity
+ordering, and above that principal-variation null windows, a transposition table (kept for the
+bigger subtrees, with enhanced transposition cut-offs), a stability cut-off and move ordering
+by fastest-first or, with many empties, by a shallow midgame search.
 The clock, node count and table are those of ``searchstate``.
 """
 
