@@ -287,7 +287,7 @@ class _BitboardSearch:
         """(best square, exact final disc difference), or None at the deadline."""
         value = self._run(
             endgame.solve_root, self.player, self.opponent, self.walls, self.anti, -64, 64,
-            self.stats, new_table(_TABLE_BITS), new_table(_SHALLOW_TABLE_BITS),
+            self.stats, new_table(), new_table(_SHALLOW_TABLE_BITS),
         )  # fmt: skip
         return None if value is None else (int(self.stats[BEST]), value)
 
