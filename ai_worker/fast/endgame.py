@@ -162,7 +162,6 @@ def _ordered_moves(player, opponent, walls, anti, moves, first, stats, shallow_t
         moves &= moves - ONE
         bit = ONE << np.uint64(square)
         f = flips(player, opponent, square)
-        replies = legal_moves(opponent ^ f, player | f | bit, walls)
         child_o = player | f | bit
         if shallow_depth >= 0:
             key = pvs(
@@ -170,6 +169,7 @@ def _ordered_moves(player, opponent, walls, anti, moves, first, stats, shallow_t
                 np.int64(0), stats, shallow_table,
             )  # fmt: skip
         else:
+            replies = legal_moves(opponent ^ f, child_o, walls)
             key = popcount(replies) * 16 + popcount(replies & _CORNERS) * 8
             key += popcount(neighbours(child_o) & ~(child_o | opponent | walls)) * W_POTENTIAL
             if bit & _CORNERS:
