@@ -129,4 +129,5 @@ class Room(models.Model):
         }[self.game.status]
 
 
+from games.accounts.models import *  # noqa: E402, F403  (rating models live in their package)
 from games.community.models import *  # noqa: E402, F403  (community models live in their package)

@@ -7,4 +7,5 @@ urlpatterns = [
     path("", include("games.community.urls")),
     path("", include("games.info.urls")),
     path("", include("games.pages.urls")),
+    path("", include("games.accounts.urls")),
 ]

@@ -8,6 +8,7 @@ through plain JSON types, which is how the database stores a variant.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from functools import cached_property
 from itertools import combinations
@@ -41,9 +42,31 @@ class VariantError(ValueError):
         self.message = message
 
 
+def _json_kind(value: object) -> str:
+    """What a JSON value is, in words an API client understands."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a number with a fraction"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list | tuple):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+_EXPECTED_KIND = {int: "a whole number", str: "a string", bool: "true or false"}
+
+
 def _require_type(field: str, value: object, kind: type) -> None:
     if isinstance(value, bool) is not (kind is bool) or not isinstance(value, kind):
-        raise VariantError(field, f"must be a {kind.__name__}, not {type(value).__name__}")
+        raise VariantError(field, f"must be {_EXPECTED_KIND[kind]}, not {_json_kind(value)}")
 
 
 def _require_choice(field: str, value: object, choices: tuple[Any, ...]) -> None:
@@ -206,6 +229,12 @@ class Variant:
             discs[handicap_colour] |= 1 << index
         return (discs[0], discs[1], discs[2], discs[3], discs[4])
 
+    def leaders(self, discs: Mapping[int, int]) -> list[int]:
+        """The colours ahead in ``discs`` (colour -> disc count), in turn order: those with the
+        most discs, or the fewest in anti-reversi (R4). One leader wins; several draw."""
+        best = min(discs.values()) if self.anti else max(discs.values())
+        return sorted(colour for colour, count in discs.items() if count == best)
+
     def to_json(self) -> dict[str, Any]:
         """Every setting as plain JSON types (``blocked`` as a list)."""
         data: dict[str, Any] = {field.name: getattr(self, field.name) for field in fields(self)}
@@ -238,7 +267,7 @@ class Variant:
         _require_type("blocked", count, int)
         if "blocked" in settings:
             raise VariantError("blocked", "give either a count or a list of blocked cells")
-        base = cls(**settings)
+        base = cls.from_json(settings)
         reserved = set(base.centre_squares) | set(base.handicap_squares)
         candidates = [
             str(Move(col, row))

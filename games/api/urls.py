@@ -3,6 +3,7 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from games.accounts.api import PlayerProfileView
 from games.api import views
 
 urlpatterns = [
@@ -11,6 +12,7 @@ urlpatterns = [
     path("auth/signup/", views.SignupView.as_view(), name="api-signup"),
     path("auth/token/", views.TokenView.as_view(), name="api-token"),
     path("me/", views.MeView.as_view(), name="api-me"),
+    path("players/<str:username>/", PlayerProfileView.as_view(), name="api-player"),
     path("games/", views.GameListView.as_view(), name="api-games"),
     path("games/<int:game_id>/", views.GameDetailView.as_view(), name="api-game"),
     path("games/<int:game_id>/moves/", views.MoveView.as_view(), name="api-game-moves"),
@@ -19,7 +21,7 @@ urlpatterns = [
     path("games/<int:game_id>/resign/", views.ResignView.as_view(), name="api-game-resign"),
     path("games/<int:game_id>/takeover/", views.TakeoverView.as_view(), name="api-game-takeover"),
     path("rooms/", views.RoomCreateView.as_view(), name="api-rooms"),
-    path("rooms/<str:code>/", views.RoomDetailView.as_view(), name="api-room"),
-    path("rooms/<str:code>/join/", views.RoomJoinView.as_view(), name="api-room-join"),
-    path("rooms/<str:code>/rematch/", views.RoomRematchView.as_view(), name="api-room-rematch"),
+    path("rooms/<slug:code>/", views.RoomDetailView.as_view(), name="api-room"),
+    path("rooms/<slug:code>/join/", views.RoomJoinView.as_view(), name="api-room-join"),
+    path("rooms/<slug:code>/rematch/", views.RoomRematchView.as_view(), name="api-room-rematch"),
 ]

@@ -1,23 +1,19 @@
 """Thin DRF views of the community API; rules live in services, reads in selectors.
 
-Every error is ``{"error": {"code", "message", "field"}}`` with a 4xx status.
+Errors are answered in the API's one shape by ``games.api.errors.api_exception_handler``.
 """
 
-from collections.abc import Callable
 from typing import Any
 
-from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.http import Http404
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
-from rest_framework import exceptions, permissions, status
+from rest_framework import permissions, status
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.community import selectors, services
-from games.community.errors import CommunityError, RateLimited
 from games.community.models import ModerationAction
 from games.community.moderators import is_moderator
 from games.community.serializers import (
@@ -27,6 +23,7 @@ from games.community.serializers import (
     CommentInputSerializer,
     CommentQueueQuerySerializer,
     CommentSerializer,
+    CommunityErrorSerializer,
     ModerationCommentSerializer,
     ModerationLogEntrySerializer,
     NoteInputSerializer,
@@ -39,51 +36,17 @@ from games.community.serializers import (
 from games.community.visitors import visitor_from_request
 
 
-def error_body(code: str, message: str, field: str | None = None) -> dict[str, Any]:
-    """The project's error shape."""
-    return {"error": {"code": code, "message": message, "field": field}}
+def with_errors(success: dict[int, Any], *statuses: int) -> dict[int, Any]:
+    """OpenAPI responses: ``success`` plus the error statuses, all in the error shape."""
+    return success | dict.fromkeys(statuses, CommunityErrorSerializer)
 
 
-def community_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """Turn service and DRF errors into the project's error shape; others propagate (500)."""
-    if isinstance(exc, CommunityError):
-        response = Response(error_body(exc.code, exc.message, exc.field), status=exc.status_code)
-        if isinstance(exc, RateLimited):
-            response["Retry-After"] = str(exc.retry_after)
-        return response
-    if isinstance(exc, Http404):
-        exc = exceptions.NotFound()
-    elif isinstance(exc, DjangoPermissionDenied):
-        exc = exceptions.PermissionDenied()
-    if not isinstance(exc, exceptions.APIException):
-        return None
-    field, detail = _first_error(exc.detail)
-    response = Response(
-        error_body(getattr(detail, "code", None) or exc.default_code, str(detail), field),
-        status=exc.status_code,
-    )
-    if getattr(exc, "auth_header", None):
-        response["WWW-Authenticate"] = exc.auth_header
-    if getattr(exc, "wait", None):
-        response["Retry-After"] = str(int(exc.wait))
-    return response
-
-
-def _first_error(detail: Any, field: str | None = None) -> tuple[str | None, Any]:
-    """The first (field, message) of a DRF error detail (dicts and lists nest)."""
-    if isinstance(detail, dict) and detail:
-        key, value = next(iter(detail.items()))
-        return _first_error(value, field or (None if key == "non_field_errors" else key))
-    if isinstance(detail, list) and detail:
-        return _first_error(detail[0], field)
-    return field, detail
+# Statuses of the moderators' endpoints for anonymous (401) and other (403) visitors.
+NOT_A_MODERATOR = (401, 403)
 
 
 class CommunityAPIView(APIView):
-    """Base of the community views: the project's error shape."""
-
-    def get_exception_handler(self) -> Callable[[Exception, dict[str, Any]], Response | None]:
-        return community_exception_handler
+    """Base of the community views."""
 
     @staticmethod
     def validated(serializer_class: type, data: Any) -> dict[str, Any]:
@@ -119,7 +82,11 @@ class SiteView(CommunityAPIView):
 class RatingView(CommunityAPIView):
     """The one-button rating (C2): one per visitor, a second post changes it."""
 
-    @extend_schema(request=RatingInputSerializer, responses=SiteSerializer, tags=["community"])
+    @extend_schema(
+        request=RatingInputSerializer,
+        responses=with_errors({200: SiteSerializer}, 400),
+        tags=["community"],
+    )
     def post(self, request: Request) -> Response:
         data = self.validated(RatingInputSerializer, request.data)
         visitor = visitor_from_request(request)
@@ -139,7 +106,9 @@ class CommentListView(CommunityAPIView):
         return paginator.get_paginated_response(ThreadSerializer(page, many=True).data)
 
     @extend_schema(
-        request=CommentInputSerializer, responses={201: CommentSerializer}, tags=["community"]
+        request=CommentInputSerializer,
+        responses=with_errors({201: CommentSerializer}, 400, 404, 429),
+        tags=["community"],
     )
     def post(self, request: Request) -> Response:
         data = self.validated(CommentInputSerializer, request.data)
@@ -153,7 +122,9 @@ class CommentReportView(CommunityAPIView):
     """Anyone can report a published comment, with a reason."""
 
     @extend_schema(
-        request=ReasonInputSerializer, responses={201: StatusSerializer}, tags=["community"]
+        request=ReasonInputSerializer,
+        responses=with_errors({201: StatusSerializer}, 400, 404, 429),
+        tags=["community"],
     )
     def post(self, request: Request, comment_id: int) -> Response:
         data = self.validated(ReasonInputSerializer, request.data)
@@ -167,7 +138,9 @@ class BugReportView(CommunityAPIView):
     """Send a bug report (C4); only moderators can ever read it, so nothing is echoed."""
 
     @extend_schema(
-        request=BugReportInputSerializer, responses={201: StatusSerializer}, tags=["community"]
+        request=BugReportInputSerializer,
+        responses=with_errors({201: StatusSerializer}, 400, 429),
+        tags=["community"],
     )
     def post(self, request: Request) -> Response:
         data = self.validated(BugReportInputSerializer, request.data)
@@ -192,7 +165,7 @@ class ModerationCommentListView(ModeratorAPIView):
 
     @extend_schema(
         parameters=[CommentQueueQuerySerializer],
-        responses=ModerationCommentSerializer(many=True),
+        responses=with_errors({200: ModerationCommentSerializer(many=True)}, 400, *NOT_A_MODERATOR),
         tags=["moderation"],
     )
     def get(self, request: Request) -> Response:
@@ -207,7 +180,9 @@ class ModerationCommentActionView(ModeratorAPIView):
     moderation_action: ModerationAction = ModerationAction.HIDE_COMMENT
 
     @extend_schema(
-        request=ReasonInputSerializer, responses=ModerationCommentSerializer, tags=["moderation"]
+        request=ReasonInputSerializer,
+        responses=with_errors({200: ModerationCommentSerializer}, 400, *NOT_A_MODERATOR, 404, 409),
+        tags=["moderation"],
     )
     def post(self, request: Request, comment_id: int) -> Response:
         data = self.validated(ReasonInputSerializer, request.data)
@@ -226,7 +201,7 @@ class ModerationBugReportListView(ModeratorAPIView):
 
     @extend_schema(
         parameters=[BugReportQuerySerializer],
-        responses=BugReportSerializer(many=True),
+        responses=with_errors({200: BugReportSerializer(many=True)}, 400, *NOT_A_MODERATOR),
         tags=["moderation"],
     )
     def get(self, request: Request) -> Response:
@@ -239,7 +214,9 @@ class ModerationBugReportResolveView(ModeratorAPIView):
     """Resolve a bug report; the reason is logged."""
 
     @extend_schema(
-        request=ReasonInputSerializer, responses=BugReportSerializer, tags=["moderation"]
+        request=ReasonInputSerializer,
+        responses=with_errors({200: BugReportSerializer}, 400, *NOT_A_MODERATOR, 404, 409),
+        tags=["moderation"],
     )
     def post(self, request: Request, bug_report_id: int) -> Response:
         data = self.validated(ReasonInputSerializer, request.data)
@@ -254,7 +231,9 @@ class ModerationBugReportNoteView(ModeratorAPIView):
     """Add a note to a bug report; the note is logged."""
 
     @extend_schema(
-        request=NoteInputSerializer, responses={201: BugReportSerializer}, tags=["moderation"]
+        request=NoteInputSerializer,
+        responses=with_errors({201: BugReportSerializer}, 400, *NOT_A_MODERATOR, 404),
+        tags=["moderation"],
     )
     def post(self, request: Request, bug_report_id: int) -> Response:
         data = self.validated(NoteInputSerializer, request.data)
@@ -268,6 +247,9 @@ class ModerationBugReportNoteView(ModeratorAPIView):
 class ModerationLogView(ModeratorAPIView):
     """Every moderator action: who, what, when, why."""
 
-    @extend_schema(responses=ModerationLogEntrySerializer(many=True), tags=["moderation"])
+    @extend_schema(
+        responses=with_errors({200: ModerationLogEntrySerializer(many=True)}, *NOT_A_MODERATOR),
+        tags=["moderation"],
+    )
     def get(self, request: Request) -> Response:
         return self.paginated(selectors.moderation_log(), ModerationLogEntrySerializer, request)

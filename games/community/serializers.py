@@ -2,6 +2,8 @@
 
 from rest_framework import serializers
 
+from games.api.errors import ErrorDetailSerializer, ErrorSerializer
+from games.api.serializers import StrictSerializer
 from games.community.models import RatingValue
 from games.community.selectors import BUG_REPORT_FILTERS, COMMENT_QUEUES
 from games.community.text_rules import (
@@ -38,7 +40,7 @@ class SiteSerializer(serializers.Serializer):
     )
 
 
-class RatingInputSerializer(serializers.Serializer):
+class RatingInputSerializer(StrictSerializer):
     value = serializers.ChoiceField(choices=RatingValue.choices)
 
 
@@ -58,7 +60,7 @@ class ThreadSerializer(CommentSerializer):
     replies = CommentSerializer(many=True, source="visible_replies")
 
 
-class CommentInputSerializer(serializers.Serializer):
+class CommentInputSerializer(StrictSerializer):
     text = _text_field(
         f"1-{COMMENT_MAX_LENGTH} characters; no URLs, e-mail addresses, phone numbers, "
         "messenger IDs or blocked words."
@@ -71,11 +73,11 @@ class CommentInputSerializer(serializers.Serializer):
     )
 
 
-class ReasonInputSerializer(serializers.Serializer):
+class ReasonInputSerializer(StrictSerializer):
     reason = _text_field(f"Why; 1-{REASON_MAX_LENGTH} characters.")
 
 
-class BugReportInputSerializer(serializers.Serializer):
+class BugReportInputSerializer(StrictSerializer):
     text = _text_field(
         f"What went wrong; 1-{BUG_REPORT_MAX_LENGTH} characters. The app version and the "
         "browser's user agent are attached automatically."
@@ -130,7 +132,7 @@ class BugReportSerializer(serializers.Serializer):
     notes = BugReportNoteSerializer(many=True)
 
 
-class NoteInputSerializer(serializers.Serializer):
+class NoteInputSerializer(StrictSerializer):
     text = _text_field(f"The note; 1-{BUG_REPORT_MAX_LENGTH} characters.")
 
 
@@ -141,3 +143,13 @@ class ModerationLogEntrySerializer(serializers.Serializer):
     bug_report = serializers.IntegerField(source="bug_report_id", allow_null=True)
     reason = serializers.CharField()
     created_at = serializers.DateTimeField()
+
+
+class CommunityErrorDetailSerializer(ErrorDetailSerializer):
+    """The error detail, as a schema component of its own for the community API."""
+
+
+class CommunityErrorSerializer(ErrorSerializer):
+    """Every community error: ``{"error": {"code", "message", "field"}}``."""
+
+    error = CommunityErrorDetailSerializer()

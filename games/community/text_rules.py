@@ -45,6 +45,9 @@ _DOT = (
     r"|\s+dot\s+|\s*(?:ドット|どっと)\s*|\s+точка\s+)"
 )
 _DOMAIN = rf"{_LABEL}(?:{_DOT}{_LABEL})*{_DOT}(?:{_TLDS})(?![a-z0-9а-яё])"
+# "it.Me too": a full stop between a lower-case letter and a capitalised word ends a sentence
+# typed without its space; it is read as ". " (like "Great game. Com on!").
+_GLUED_SENTENCE = re.compile(r"(?<=[a-zа-яё])\.(?=[A-ZА-ЯЁ][a-zа-яё])")
 
 _URL_PATTERNS = (
     re.compile(r"[a-z][a-z0-9+.-]{1,15}\s*:\s*/\s*/"),  # any scheme://
@@ -189,7 +192,7 @@ def normalise(text: str) -> str:
 
 
 def _normalised_variants(text: str) -> tuple[str, ...]:
-    plain = normalise(text)
+    plain = normalise(_GLUED_SENTENCE.sub(". ", text))
     joined = _join_spaced_out(plain)
     return (plain,) if joined == plain else (plain, joined)
 

@@ -43,7 +43,11 @@ CLIENT_STRINGS = {
     "sound.on": _("Sound: on"),
     "sound.off": _("Sound: off"),
     "room.copied": _("Copied"),
-    "resume.link": _("Continue your game (move {ply})"),
+    "resume.link": _("Continue: {mode}, {board}, move {ply}"),
+    "mode.cpu": _("versus the CPU"),
+    "mode.local": _("two players on this device"),
+    "mode.room": _("room"),
+    "board.octagon": _("Octagon"),
 }
 
 

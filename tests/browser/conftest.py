@@ -14,13 +14,12 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
+import psycopg
 import pytest
+from django.conf import settings
 from django.db import connection
 from playwright.sync_api import Browser, Page, sync_playwright
-
-# Playwright's sync API runs an event loop in this thread; the test process itself only sets
-# up and tears down the database, so Django's guard against ORM calls from async code is moot.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+from pytest_django import DjangoDbBlocker
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -64,30 +63,71 @@ def _stop(process: subprocess.Popen) -> None:
         process.wait()
 
 
-def _test_database_name() -> str:
-    """The test database pytest-django created (the connection may still show the dev name)."""
-    name = connection.settings_dict["NAME"]
-    return name if name.startswith("test_") else connection.creation._get_test_db_name()
+@pytest.fixture(scope="package")
+def server_database(django_db_blocker: DjangoDbBlocker) -> Iterator[str]:
+    """The name of a fresh, migrated database for the servers, dropped afterwards.
 
-
-def _wait_for_sessions_to_end(database: str) -> None:
-    """Wait until the servers' database sessions are gone, so the test database can be dropped."""
-    connection.close()
-    deadline = time.monotonic() + 10
-    with connection._nodb_cursor() as cursor:
-        while time.monotonic() < deadline:
-            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s", [database])
-            if cursor.fetchone()[0] == 0:
-                return
-            time.sleep(0.1)
+    The servers get their own database rather than pytest-django's: a test process that held
+    connections while Playwright's event loop runs could not close them, and the test database
+    could not be dropped at the end of the session.
+    """
+    name = f"test_{settings.DATABASES['default']['NAME'].removeprefix('test_')}_browser"
+    with django_db_blocker.unblock(), connection._nodb_cursor() as cursor:
+        cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        cursor.execute(f'CREATE DATABASE "{name}"')
+    try:
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+            cwd=ROOT,
+            env=os.environ | {"POSTGRES_DB": name},
+            check=True,
+        )
+        yield name
+    finally:
+        with django_db_blocker.unblock(), connection._nodb_cursor() as cursor:
+            cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @pytest.fixture(scope="package")
-def live_url(django_db_setup: None, django_db_blocker: object) -> Iterator[str]:
+def numba_warmup() -> subprocess.Popen:
+    """Compile (or load) the numba kernels, as `make run` does, while the database is made: the
+    worker's first CPU move must not wait for the compiler."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "ai_worker", "warmup"], cwd=ROOT, stdout=subprocess.DEVNULL
+    )
+
+
+@pytest.fixture(scope="package")
+def live_url(numba_warmup: subprocess.Popen, server_database: str) -> Iterator[str]:
     """Base URL of daphne serving the ASGI app (HTTP + websockets) with a Celery worker."""
+    assert numba_warmup.wait() == 0, "python -m ai_worker warmup failed"
+    yield from _serve(server_database)
+
+
+@pytest.fixture
+def server_sql(server_database: str):
+    """Run one SQL statement on the servers' database (to stage a situation, such as a player
+    away for minutes, that a browser cannot reach quickly)."""
+    options = settings.DATABASES["default"]
+
+    def execute(statement: str, params: tuple = ()) -> None:
+        with psycopg.connect(
+            dbname=server_database,
+            host=options["HOST"],
+            port=options["PORT"],
+            user=options["USER"],
+            password=options["PASSWORD"],
+            autocommit=True,
+        ) as database:
+            database.execute(statement, params)
+
+    return execute
+
+
+def _serve(database: str) -> Iterator[str]:
     port = _free_port()
     env = os.environ | {
-        "POSTGRES_DB": _test_database_name(),
+        "POSTGRES_DB": database,
         "DJANGO_DEBUG": "1",
         "PYTHONUNBUFFERED": "1",
     }
@@ -145,12 +185,12 @@ def live_url(django_db_setup: None, django_db_blocker: object) -> Iterator[str]:
         finally:
             _stop(worker)
             _stop(web)
-            with django_db_blocker.unblock():
-                _wait_for_sessions_to_end(env["POSTGRES_DB"])
 
 
 @pytest.fixture(scope="package")
-def browser() -> Iterator[Browser]:
+def browser(live_url: str) -> Iterator[Browser]:
+    """Chromium, started after the test database and the servers (Playwright's event loop must
+    not be running while Django opens the connections it later closes to drop the database)."""
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
@@ -188,6 +228,8 @@ def new_page(browser: Browser, live_url: str, request: pytest.FixtureRequest) ->
     report = getattr(request.node, "report_call", None)
     if report is not None and report.failed:
         for index, page in enumerate(pages):
+            if page.is_closed():
+                continue
             stem = ROOT / "test-artifacts" / f"{request.node.name}-{index}"
             page.screenshot(path=f"{stem}.png", full_page=True)
             Path(f"{stem}.html").write_text(page.content())

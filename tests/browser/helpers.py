@@ -81,6 +81,7 @@ def screenshot(page: Page, name: str) -> None:
     """Save a screenshot when SCREENSHOTS_DIR is set (they are never committed)."""
     folder = os.environ.get("SCREENSHOTS_DIR")
     if folder:
+        page.wait_for_function("() => !document.querySelector('#board[data-animating]')")
         Path(folder).mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
 

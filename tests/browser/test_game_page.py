@@ -20,8 +20,7 @@ from .helpers import (
     wait_ready,
 )
 
-# django_db: pytest-django creates the test database that the live server uses.
-pytestmark = [pytest.mark.browser, pytest.mark.django_db]
+pytestmark = pytest.mark.browser
 
 
 def test_whole_game_against_the_easy_cpu_reaches_the_result(page: Page) -> None:

@@ -16,8 +16,7 @@ from .helpers import (
     wait_ready,
 )
 
-# django_db: pytest-django creates the test database that the live server uses.
-pytestmark = [pytest.mark.browser, pytest.mark.django_db]
+pytestmark = pytest.mark.browser
 
 
 def join(page: Page, url: str) -> None:
@@ -121,3 +120,27 @@ def test_a_dropped_connection_reconnects_and_resynchronises(new_page) -> None:
     wait_ply(guest, 1)
     expect(guest.locator("#offline")).to_be_hidden()
     expect(guest.locator("#turn")).to_have_text("Your turn (White)")
+
+
+def test_continue_against_the_cpu_when_the_opponent_is_away(new_page, server_sql) -> None:
+    host = new_page()
+    start_room(host, opponent="friend", board="6x6")
+    guest = new_page()
+    join(guest, host.input_value("#room-url"))
+    assert wait_my_turn_or_end(host)
+    play_cell(host, legal_squares(host)[0])
+    guest.context.close()
+    expect(host.locator("#room-seats")).to_contain_text("White: away")
+    expect(host.get_by_role("button", name="Continue against the CPU")).to_be_hidden()
+    code = host.url.rstrip("/").rsplit("/", 1)[1]
+    server_sql(  # the 2 minutes pass at once
+        "UPDATE games_seat SET absent_since = now() - interval '3 minutes'"
+        " WHERE color = 1 AND game_id = (SELECT game_id FROM games_room WHERE code = %s)",
+        (code,),
+    )
+    host.reload()
+    wait_ready(host)
+    host.get_by_role("button", name="Continue against the CPU").click()
+    expect(host.locator("#room-seats")).to_contain_text("White: CPU (normal)")
+    wait_ply(host, 2)
+    expect(host.locator("#turn")).to_have_text("Your turn (Black)")

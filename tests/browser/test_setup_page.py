@@ -5,8 +5,7 @@ from playwright.sync_api import Page, expect
 
 from .helpers import choose, screenshot, start_game, wait_ready
 
-# django_db: pytest-django creates the test database that the live server uses.
-pytestmark = [pytest.mark.browser, pytest.mark.django_db]
+pytestmark = pytest.mark.browser
 
 
 def test_invalid_combinations_cannot_be_chosen(page: Page) -> None:
@@ -54,7 +53,7 @@ def test_setup_offers_to_continue_an_unfinished_game(page: Page) -> None:
     game_url = page.url
     page.goto("/")
     resume = page.locator("#resume a").first
-    expect(resume).to_be_visible()
+    expect(resume).to_have_text("Continue: two players on this device, 6×6, move 0")
     resume.click()
     wait_ready(page)
     assert page.url == game_url

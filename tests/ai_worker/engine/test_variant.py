@@ -153,3 +153,34 @@ def test_a_square_off_a_small_board_is_a_bad_square() -> None:
     assert caught.value.code == "bad_square"
     with pytest.raises(IndexError):
         board.piece_at(6, 0)
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"players": "2"}, "must be a whole number, not a string"),
+        ({"handicap": 1.5}, "must be a whole number, not a number with a fraction"),
+        ({"board": None}, "must be a string, not null"),
+        ({"anti": 1}, "must be true or false, not a whole number"),
+        ({"players": True}, "must be a whole number, not true or false"),
+        ({"opening": ["cross"]}, "must be a string, not a list"),
+        ({"handicap_color": {"a": 1}}, "must be a string, not an object"),
+    ],
+)
+def test_type_errors_are_worded_in_json_terms(settings: dict[str, Any], message: str) -> None:
+    # The message reaches API clients: JSON words, never Python's "a int" or "NoneType".
+    with pytest.raises(VariantError) as caught:
+        Variant.from_json(settings)
+    assert caught.value.message == message
+
+
+def test_random_walls_reject_an_unknown_setting_as_a_variant_error() -> None:
+    with pytest.raises(VariantError) as caught:
+        Variant.with_random_blocked(3, 1, colour="black")
+    assert caught.value.field == "colour"
+
+
+def test_leaders_have_the_most_discs_or_the_fewest_in_anti_reversi() -> None:
+    assert Variant().leaders({0: 30, 1: 34}) == [1]
+    assert Variant(anti=True).leaders({0: 30, 1: 34}) == [0]
+    assert Variant(players=3).leaders({2: 5, 0: 5}) == [0, 2]

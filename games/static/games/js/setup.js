@@ -129,7 +129,9 @@ async function offerResume() {
     const link = document.createElement("a");
     link.href = game.url;
     link.className = "button primary";
-    link.textContent = t("resume.link", { ply: game.ply });
+    const size = game.variant.board;
+    const board = size === "octagon" ? t("board.octagon") : size.replace("x", "×");
+    link.textContent = t("resume.link", { mode: t(`mode.${game.mode}`), board, ply: game.ply });
     item.append(link);
     return item;
   });

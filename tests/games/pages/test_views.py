@@ -1,4 +1,4 @@
-"""The page views without a browser: rendering, 404, languages and the scripts' catalog."""
+"""The page views (games.pages) without a browser: rendering, 404, languages, script catalog."""
 
 import json
 import re

@@ -1,0 +1,83 @@
+"""Fixtures of the accounts tests: accounts as players and a driver that plays games out."""
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from ai_worker.engine import Board
+from games import services
+from games.identity import Player
+from games.models import Game, Seat
+
+# A 6x6 game that ends 18-18 (found with the engine).
+DRAW_ON_6X6 = [
+    "c2",
+    "b2",
+    "e4",
+    "d2",
+    "b1",
+    "e3",
+    "b3",
+    "c1",
+    "d1",
+    "e5",
+    "d5",
+    "a1",
+    "a2",
+    "e1",
+    "f2",
+    "a4",
+    "e2",
+    "f4",
+    "f6",
+    "d6",
+    "e6",
+    "a3",
+    "c6",
+    "c5",
+    "b5",
+    "f3",
+    "f1",
+    "b6",
+    "f5",
+    "a5",
+    "a6",
+    "b4",
+]
+
+
+@pytest.fixture
+def make_player(db: None):
+    """An account and its player identity."""
+
+    def make(username: str) -> Player:
+        user = get_user_model().objects.create_user(username, password="a long passphrase")
+        return Player(user_id=user.pk)
+
+    return make
+
+
+def play_out(game: Game, moves: list[str], players: dict[int, Player]) -> Game:
+    """Play ``moves`` (automatic passes skipped); the CPU's moves go through the CPU service."""
+    for notation in moves:
+        game.refresh_from_db()
+        if notation == "pass":
+            continue
+        turn = Board.from_text(game.position).turn
+        if turn in players:
+            services.play_move(
+                player=players[turn], game_id=game.pk, notation=notation, ply=game.ply
+            )
+        else:
+            assert game.seats.get(color=turn).kind == Seat.Kind.CPU
+            assert services.apply_cpu_move(
+                game_id=game.pk, ply=game.ply, position=game.position, notation=notation
+            )
+    game.refresh_from_db()
+    return game
+
+
+def room_game(black: Player, white: Player, variant: dict | None = None) -> Game:
+    """A started 2-player friend room: ``black`` created it, ``white`` joined."""
+    room = services.create_room(player=black, variant=variant or {}, seats=None)
+    services.join_room(player=white, code=room.code)
+    return Game.objects.get(pk=room.game_id)

@@ -1,0 +1,65 @@
+"""Accounts API: public player profiles and the rating in ``/api/me/``."""
+
+import pytest
+from drf_spectacular.generators import SchemaGenerator
+from rest_framework.test import APIClient
+
+from games import services
+from tests.games.accounts.conftest import play_out, room_game
+from tests.games.conftest import BLACK_WIPES_OUT
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_players_public_profile(make_player) -> None:
+    alice, bob = make_player("alice"), make_player("bob")
+    game = play_out(room_game(alice, bob), BLACK_WIPES_OUT, {0: alice, 1: bob})
+
+    response = APIClient().get("/api/players/bob/")
+
+    assert response.status_code == 200
+    body = response.json()
+    assert body["username"] == "bob"
+    assert body["rating"] == 1484
+    assert body["games"] == {"played": 1, "won": 0, "lost": 1, "drawn": 0}
+    [entry] = body["recent_games"]
+    assert entry["id"] == game.pk
+    assert entry["url"] == f"/play/{game.pk}/"
+    assert (entry["mode"], entry["colors"], entry["opponents"]) == ("room", ["white"], ["alice"])
+    assert (entry["outcome"], entry["rating_change"]) == ("loss", -16)
+
+
+def test_a_hot_seat_game_is_listed_without_a_win_or_loss(make_player) -> None:
+    alice = make_player("alice")
+    game = services.create_local_game(player=alice, variant={}, undo_allowed=False)
+    play_out(game, BLACK_WIPES_OUT, {0: alice, 1: alice})
+
+    [entry] = APIClient().get("/api/players/alice/").json()["recent_games"]
+
+    assert (entry["mode"], entry["colors"], entry["opponents"]) == ("local", ["black", "white"], [])
+    assert (entry["outcome"], entry["rating_change"]) == (None, None)
+
+
+def test_an_unknown_player_is_a_404_in_the_error_shape() -> None:
+    response = APIClient().get("/api/players/nobody/")
+    assert response.status_code == 404
+    assert APIClient().get("/api/players/a%00b/").status_code == 404
+    assert APIClient().get("/players/a%00b/").status_code == 404
+    assert response.json() == {
+        "error": {
+            "code": "player_not_found",
+            "message": "There is no player nobody.",
+            "field": "username",
+        }
+    }
+
+
+def test_me_carries_the_rating(alice, guest) -> None:
+    client, _ = alice
+    assert client.get("/api/me/").json()["rating"] == 1500
+    assert guest.get("/api/me/").json()["rating"] is None
+
+
+def test_the_player_profile_is_in_the_schema() -> None:
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    assert "get" in schema["paths"]["/api/players/{username}/"]
