@@ -41,8 +41,19 @@ from games.community.visitors import visitor_from_request
 
 
 def error_body(code: str, message: str, field: str | None = None) -> dict[str, Any]:
-    """The project's error shape."""
-    return {"error": {"code": code, "message": message, "field": field}}
+    """The project's error shape (input echoed in it is made encodable as UTF-8)."""
+    return {
+        "error": {
+            "code": code,
+            "message": _encodable(message),
+            "field": None if field is None else _encodable(field),
+        }
+    }
+
+
+def _encodable(text: str) -> str:
+    """``text`` with lone surrogates (valid in JSON input, not in UTF-8) written as escapes."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def community_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
