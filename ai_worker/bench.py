@@ -17,26 +17,31 @@ from pathlib import Path
 from ai_worker.engine import Board, Variant
 from ai_worker.fast import bitboard, generic
 from ai_worker.fast.geometry import bitboards_of, cells_of, geometry_of
-from ai_worker.search import board_from_obf, choose_move, solve_endgame
+from ai_worker.search import SearchResult, board_from_obf, choose_move, solve_endgame
 
 FFO_FOLDER = Path(__file__).resolve().parent / "ffo"
 FFO_FILES = {1: "fforum-1-19.obf", 20: "fforum-20-39.obf", 40: "fforum-40-59.obf"}
 FIRST_CALL_SCRIPT = (
-    "import time; t = time.perf_counter(); "
+    "import time; t = time.perf_counter(); c = time.process_time(); "
     "from ai_worker.engine import Board; from ai_worker.search import choose_move; "
-    "choose_move(Board(), 'strong', time_limit=0.05); print(time.perf_counter() - t)"
+    "choose_move(Board(), 'strong', time_limit=0.05); "
+    "print(time.perf_counter() - t, time.process_time() - c)"
 )
 MIDGAME_OPENINGS = ("f5,d6,c3,d3,c4,f4,f6,f3,e6,e7", "f5,f6,e6,f4,e3,c5,c4,d3,c3", "c4,e3,f6")
 
 
-def median_time(action: Callable[[], object], runs: int) -> float:
-    """Median wall time of ``runs`` calls of ``action``."""
-    times = []
+def median_time(action: Callable[[], object], runs: int) -> tuple[float, float]:
+    """Median wall time and median CPU time of this process over ``runs`` calls of
+    ``action`` (on a loaded machine the CPU time shows the engine's own speed)."""
+    walls = []
+    cpus = []
     for _ in range(runs):
         started = time.perf_counter()
+        cpu_started = time.process_time()
         action()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
+        walls.append(time.perf_counter() - started)
+        cpus.append(time.process_time() - cpu_started)
+    return statistics.median(walls), statistics.median(cpus)
 
 
 def perft_8x8(depth: int) -> int:
@@ -111,16 +116,19 @@ def play_match(
     return MatchResult(first, second, wins, draws, losses)
 
 
-def first_call_latency(runs: int) -> float:
-    """Median time of importing the search and running its first search in a fresh process
-    (the numba cache is loaded, not compiled, once built)."""
-    times = []
+def first_call_latency(runs: int) -> tuple[float, float]:
+    """Median wall and CPU time of importing the search and running its first search in a
+    fresh process (the numba cache is loaded, not compiled, once built)."""
+    walls = []
+    cpus = []
     for _ in range(runs):
         out = subprocess.run(
             [sys.executable, "-c", FIRST_CALL_SCRIPT], capture_output=True, text=True, check=True
         )
-        times.append(float(out.stdout.strip().splitlines()[-1]))
-    return statistics.median(times)
+        wall, cpu = out.stdout.strip().splitlines()[-1].split()
+        walls.append(float(wall))
+        cpus.append(float(cpu))
+    return statistics.median(walls), statistics.median(cpus)
 
 
 def search_speed(seconds: float) -> float:
@@ -139,42 +147,56 @@ def run_bench(ffo_numbers: list[int], runs: int, out: Callable[[str], None] = pr
     perft_8x8(1)
     perft_generic(Variant(board="10x10"), 1)
     baseline_depth = 5
-    baseline = Board().perft(baseline_depth) / median_time(
-        lambda: Board().perft(baseline_depth), runs
-    )
-    out(
-        f"baseline: pure-Python engine perft({baseline_depth}) 8x8: {baseline / 1e6:.3f} M leaves/s"
-    )
+    baselines = {}
+    for label, variant in (("8x8", Variant()), ("10x10", Variant(board="10x10"))):
+        wall, cpu = median_time(lambda v=variant: Board(v).perft(baseline_depth), runs)
+        leaves = Board(variant).perft(baseline_depth)
+        baselines[label] = leaves / wall, leaves / cpu
+        out(
+            f"baseline: pure-Python engine perft({baseline_depth}) {label}:"
+            f" {leaves / wall / 1e6:.3f} M leaves/s (cpu {leaves / cpu / 1e6:.3f})"
+        )
     for label, depth, action_runs, leaves in (
         ("8x8", 10, runs, perft_8x8),
         ("8x8", 11, max(2, runs // 2), perft_8x8),
         ("10x10", 9, runs, lambda d: perft_generic(Variant(board="10x10"), d)),
     ):
         count = leaves(depth)
-        seconds = median_time(lambda d=depth, f=leaves: f(d), action_runs)
+        seconds, cpu = median_time(lambda d=depth, f=leaves: f(d), action_runs)
         rate = count / seconds
+        per_cpu = count / cpu
+        baseline, baseline_per_cpu = baselines[label]
         out(
-            f"perft({depth}) {label}: {count} leaves, median {seconds:.3f} s over {action_runs}"
-            f" runs = {rate / 1e6:.1f} M leaves/s ({rate / baseline:.0f}x baseline)"
+            f"perft({depth}) {label}: {count} leaves, median {seconds:.3f} s (cpu {cpu:.3f} s)"
+            f" over {action_runs} runs = {rate / 1e6:.1f} M leaves/s"
+            f" (cpu {per_cpu / 1e6:.1f}), {rate / baseline:.0f}x baseline"
+            f" (cpu {per_cpu / baseline_per_cpu:.0f}x)"
         )
     nodes = statistics.median(search_speed(1.0) for _ in range(runs))
     out(f"strong search: median {nodes / 1e6:.2f} M nodes/s (1 s searches, 3 middle games)")
-    total = 0.0
+    total = total_cpu = 0.0
     for number in ffo_numbers:
         board, expected = read_ffo(number)
-        times = []
-        for _ in range(1 if number >= 40 else runs):
-            result = solve_endgame(board, time_limit=600)
-            assert result is not None
-            times.append(result.elapsed)
-        seconds = statistics.median(times)
+        solutions: list[SearchResult | None] = []
+        seconds, cpu = median_time(
+            lambda b=board, found=solutions: found.append(solve_endgame(b, time_limit=600)),
+            1 if number >= 40 else runs,
+        )
+        result = solutions[-1]
+        assert result is not None
         total += seconds
+        total_cpu += cpu
         verdict = "exact" if result.score == expected else f"WRONG (expected {expected:+d})"
         out(
             f"FFO #{number}: {board.empties()} empties, {result.move} {result.score:+.0f}"
-            f" {verdict}, {seconds:.2f} s, {result.nodes / seconds / 1e6:.1f} M nodes/s"
+            f" {verdict}, {seconds:.2f} s (cpu {cpu:.2f} s), {result.nodes} nodes"
         )
     if ffo_numbers:
-        out(f"FFO #{ffo_numbers[0]}-#{ffo_numbers[-1]} total: {total:.2f} s")
-    latency = first_call_latency(runs)
-    out(f"first search in a fresh process (import + cache load + search): {latency:.3f} s")
+        out(
+            f"FFO #{ffo_numbers[0]}-#{ffo_numbers[-1]} total: {total:.2f} s (cpu {total_cpu:.2f} s)"
+        )
+    latency, latency_cpu = first_call_latency(runs)
+    out(
+        "first search in a fresh process (import + cache load + search):"
+        f" {latency:.3f} s (cpu {latency_cpu:.3f} s)"
+    )

@@ -128,13 +128,10 @@ def solve_endgame(board: Board, *, time_limit: float) -> SearchResult | None:
         raise ValueError("the game is over: there is no move to choose")
     started = time.monotonic()
     searcher = _BitboardSearch(board, time.monotonic_ns() + int(time_limit * 1e9))
-    value = searcher._run(
-        endgame.solve_root, searcher.player, searcher.opponent, searcher.walls, searcher.anti,
-        -64, 64, searcher.stats, new_table(_TABLE_BITS), new_table(_SHALLOW_TABLE_BITS),
-    )  # fmt: skip
-    if value is None:
+    solved = searcher.solve()
+    if solved is None:
         return None
-    square = int(searcher.stats[BEST])
+    square, value = solved
     move = PASS if square == NO_SQUARE else _move_of(square, 8)
     nodes = int(searcher.stats[NODES])
     elapsed = time.monotonic() - started
@@ -278,18 +275,21 @@ class _BitboardSearch:
             found = int(self.stats[BEST]), value, depth, False
         self.stats[DEADLINE] = deadline
         if self.empties <= STRONG_EXACT_EMPTIES:
-            order_table = new_table(_SHALLOW_TABLE_BITS)
-            exact_table = new_table(_TABLE_BITS)
-            value = self._run(
-                endgame.solve_root, self.player, self.opponent, self.walls, self.anti, -64, 64,
-                self.stats, exact_table, order_table,
-            )  # fmt: skip
-            if value is not None:
-                found = int(self.stats[BEST]), value, self.empties, True
+            solved = self.solve()
+            if solved is not None:
+                found = *solved, self.empties, True
         if found is None:
             return self._fallback()
         square, value, depth, exact = found
         return square, value, depth, exact, self._principal_variation(square, depth)
+
+    def solve(self) -> tuple[int, int] | None:
+        """(best square, exact final disc difference), or None at the deadline."""
+        value = self._run(
+            endgame.solve_root, self.player, self.opponent, self.walls, self.anti, -64, 64,
+            self.stats, new_table(_TABLE_BITS), new_table(_SHALLOW_TABLE_BITS),
+        )  # fmt: skip
+        return None if value is None else (int(self.stats[BEST]), value)
 
     def _fallback(self):
         square = int(midgame.root_order(self.player, self.opponent, self.walls, self.anti, 64)[0])

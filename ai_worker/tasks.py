@@ -4,13 +4,24 @@ The search runs outside any database lock; the result is stored by a service tha
 game again and re-checks the ply, so a stale or repeated task does nothing.
 """
 
-from celery import shared_task
+import logging
 
-from ai_worker.search import choose_move
+from celery import shared_task
+from celery.signals import worker_process_init
+
+from ai_worker.search import choose_move, warmup
 from games import selectors, services
 
 SOFT_TIME_LIMIT = 20
 HARD_TIME_LIMIT = 30
+
+logger = logging.getLogger(__name__)
+
+
+@worker_process_init.connect
+def warm_up_search(**kwargs: object) -> None:
+    """Load the numba kernels in each worker process (from the cache ``make run`` builds)."""
+    logger.info("numba kernels ready in %.2f s", warmup())
 
 
 @shared_task(soft_time_limit=SOFT_TIME_LIMIT, time_limit=HARD_TIME_LIMIT)

@@ -56,7 +56,7 @@ def _game(game_id: int) -> Game | None:
 
 @database_sync_to_async
 def _current_state(game_id: int, player: Player | None) -> dict:
-    game = Game.objects.get(pk=game_id)
+    game = Game.objects.prefetch_related(selectors.SEATS).get(pk=game_id)
     if selectors.cpu_turn_stalled(game):
         services.requeue_stalled_cpu_turn(game_id=game_id)
     return selectors.game_state(game, viewer=player)

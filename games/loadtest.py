@@ -49,15 +49,24 @@ class GameSocket:
 
     def __init__(self, websocket: ClientConnection) -> None:
         self.websocket = websocket
-        self.messages: asyncio.Queue[tuple[float, dict]] = asyncio.Queue()
+        self.messages: asyncio.Queue[tuple[float, dict | None]] = asyncio.Queue()
         self.reader = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
-        async for raw in self.websocket:
-            self.messages.put_nowait((time.perf_counter(), json.loads(raw)))
+        try:
+            async for raw in self.websocket:
+                self.messages.put_nowait((time.perf_counter(), json.loads(raw)))
+        finally:
+            self.messages.put_nowait((time.perf_counter(), None))
 
     async def next(self, timeout: float) -> tuple[float, dict]:
-        return await asyncio.wait_for(self.messages.get(), timeout)
+        try:
+            arrived, message = await asyncio.wait_for(self.messages.get(), timeout)
+        except TimeoutError:
+            raise TimeoutError(f"no websocket message for {timeout:.0f} s") from None
+        if message is None:
+            raise ConnectionError(f"websocket closed (code {self.websocket.close_code})")
+        return arrived, message
 
     def close(self) -> None:
         self.reader.cancel()
@@ -79,7 +88,8 @@ async def play_game(
     created.raise_for_status()
     game_id = created.json()["id"]
     ws_url = base_url.replace("http", "ws", 1) + f"/ws/games/{game_id}/?token={token}"
-    async with connect(ws_url, origin=base_url, open_timeout=30) as websocket:
+    # The server pings; a client ping unanswered under load would close a healthy socket.
+    async with connect(ws_url, origin=base_url, open_timeout=30, ping_interval=None) as websocket:
         socket = GameSocket(websocket)
         try:
             _, first = await socket.next(timeout=30)
@@ -174,7 +184,11 @@ async def run(args: argparse.Namespace) -> Figures:
             ),
             return_exceptions=True,
         )
-    figures.errors += [repr(result) for result in results if isinstance(result, BaseException)]
+    figures.errors += [
+        f"{type(result).__name__}: {result}"
+        for result in results
+        if isinstance(result, BaseException)
+    ]
     return figures
 
 

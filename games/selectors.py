@@ -3,7 +3,7 @@
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
 from ai_worker.engine import COLOR_NAMES, PASS, Board, Outcome, Variant
@@ -11,6 +11,7 @@ from games.identity import Player
 from games.models import Game, Room, Seat
 
 PASS_NOTATION = str(PASS)
+SEATS = Prefetch("seats", queryset=Seat.objects.select_related("user"))
 CPU_TURN_STALLED_AFTER = timedelta(seconds=60)
 
 
@@ -24,7 +25,7 @@ def games_of(player: Player | None, *, status: str | None = None) -> QuerySet[Ga
     if player is None:
         return Game.objects.none()
     held = Seat.objects.filter(player.seat_filter).values("game_id")
-    games = Game.objects.filter(pk__in=held)
+    games = Game.objects.filter(pk__in=held).prefetch_related(SEATS)
     if status:
         games = games.filter(status=status)
     return games.order_by("-updated_at")
@@ -90,7 +91,7 @@ def cpu_to_move(game: Game, board: Board) -> bool:
     """Whether the game is active and the seat to move in ``board`` is a CPU's."""
     if game.status != Game.Status.ACTIVE:
         return False
-    return game.seats.filter(color=board.turn, kind=Seat.Kind.CPU).exists()
+    return game.seats.all()[board.turn].kind == Seat.Kind.CPU
 
 
 def outcome_result(board: Board) -> dict:
@@ -130,10 +131,14 @@ def resignation_result(board: Board, loser: int) -> dict:
 def game_state(game: Game, *, board: Board | None = None, viewer: Player | None = None) -> dict:
     """The full state of a game as JSON; ``you`` lists the colours ``viewer`` plays."""
     board = board or Board.from_text(game.position)
-    seats = list(game.seats.select_related("user").order_by("color"))
+    seats = list(game.seats.all())
     record = list(game.moves.order_by("ply").values_list("ply", "notation", "color", "flipped"))
     active = game.status == Game.Status.ACTIVE
-    room = Room.objects.filter(game=game).select_related("rematch").first()
+    room = (
+        Room.objects.select_related("rematch").filter(game=game).first()
+        if game.mode == Game.Mode.ROOM
+        else None
+    )
     counts = board.counts()
     return {
         "id": game.pk,

@@ -13,7 +13,10 @@ from datetime import timedelta
 from asgiref.sync import async_to_sync
 from celery import current_app
 from channels.layers import get_channel_layer
+from django.contrib.auth.signals import user_logged_in
 from django.db import transaction
+from django.dispatch import receiver
+from django.http import HttpRequest
 from django.utils import timezone
 
 from ai_worker.engine import (
@@ -26,7 +29,7 @@ from ai_worker.engine import (
     VariantError,
 )
 from games import selectors
-from games.identity import Player
+from games.identity import GUEST_SESSION_KEY, Player
 from games.models import Game, Room, Seat
 from games.models import Move as MoveRecord
 
@@ -191,8 +194,9 @@ def _new_room_code() -> str:
     return secrets.token_urlsafe(12)
 
 
-def _color_index(color: str, players: int, *, rng: random.Random) -> int:
-    if color == "random":
+def _color_index(color: str, players: int, *, rng: random.Random | None = None) -> int:
+    """The index of a colour name; "random" picks one with ``rng`` where it is allowed."""
+    if color == "random" and rng is not None:
         return rng.randrange(players)
     names = COLOR_NAMES[:players]
     if color not in names:
@@ -217,7 +221,7 @@ def join_room(*, player: Player, code: str, color: str | None = None) -> Room:
             return room
         free = [seat for seat in seats if not seat.is_taken]
         if color is not None:
-            wanted = _color_index(color, len(seats), rng=random.Random())
+            wanted = _color_index(color, len(seats))
             seat = seats[wanted]
             if seat.is_taken:
                 raise ConflictError(
@@ -299,9 +303,7 @@ def play_move(*, player: Player, game_id: int, notation: str, ply: int) -> Game:
     """A person's move at ``ply`` (the ply their client saw); passes that follow are automatic."""
     with transaction.atomic():
         game = _locked_game(game_id)
-        seats = list(game.seats.all())
-        if not any(player.holds(seat) for seat in seats):
-            raise NotYourSeatError("not_your_seat", "You do not have a seat in this game.")
+        mine = _my_colors(game, player)
         _require_active(game)
         if ply != game.ply:
             raise ConflictError(
@@ -310,7 +312,7 @@ def play_move(*, player: Player, game_id: int, notation: str, ply: int) -> Game:
                 field="ply",
             )
         board = Board.from_text(game.position)
-        if not player.holds(seats[board.turn]):
+        if board.turn not in mine:
             raise GameError(
                 "not_your_turn", f"It is {COLOR_NAMES[board.turn]}'s turn.", field="move"
             )
@@ -486,14 +488,13 @@ def take_over_seat(*, player: Player, game_id: int, color: str, level: str) -> G
     """M3: a remaining player hands the seat of someone away for 2 minutes to the CPU."""
     with transaction.atomic():
         game = _locked_game(game_id)
-        seats = list(game.seats.all())
-        if not any(player.holds(seat) for seat in seats):
-            raise NotYourSeatError("not_your_seat", "You do not have a seat in this game.")
+        mine = _my_colors(game, player)
         if game.mode != Game.Mode.ROOM:
             raise GameError("takeover_not_available", "Only room games have absent players.")
         _require_active(game)
-        seat = seats[_color_index(color, len(seats), rng=random.Random())]
-        if seat.kind != Seat.Kind.HUMAN or player.holds(seat):
+        seats = list(game.seats.all())
+        seat = seats[_color_index(color, len(seats))]
+        if seat.kind != Seat.Kind.HUMAN or seat.color in mine:
             raise GameError(
                 "not_an_opponent", f"The {color} seat is not another person's.", field="color"
             )
@@ -539,12 +540,23 @@ def claim_guest_games(*, guest_id: str, user_id: int) -> int:
         return Seat.objects.filter(guest_id=guest_id).update(user_id=user_id, guest_id="")
 
 
+@receiver(user_logged_in)
+def claim_games_on_login(
+    sender: object, request: HttpRequest | None, user: object, **kwargs: object
+) -> None:
+    """A browser that played as a guest and then logs in keeps its games on the account."""
+    session = getattr(request, "session", None)
+    guest_id = session.pop(GUEST_SESSION_KEY, None) if session is not None else None
+    if guest_id:
+        claim_guest_games(guest_id=guest_id, user_id=user.pk)  # type: ignore[attr-defined]
+
+
 # --- shared steps ----------------------------------------------------------------------------
 
 
 def _locked_game(game_id: int) -> Game:
     try:
-        return Game.objects.select_for_update().get(pk=game_id)
+        return Game.objects.select_for_update().prefetch_related(selectors.SEATS).get(pk=game_id)
     except Game.DoesNotExist as error:
         raise GameNotFoundError("not_found", f"There is no game {game_id}.") from error
 

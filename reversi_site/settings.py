@@ -134,10 +134,14 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A new worker process loads the numba kernels before it reports ready (see ai_worker.tasks).
+CELERY_WORKER_PROC_ALIVE_TIMEOUT = 120
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_TASK_ROUTES = {"ai_worker.tasks.*": {"queue": "cpu"}}
+# CPU moves and hints have their own queue; a test's worker may take a private one.
+CELERY_CPU_QUEUE = os.environ.get("CELERY_CPU_QUEUE", "cpu")
+CELERY_TASK_ROUTES = {"ai_worker.tasks.*": {"queue": CELERY_CPU_QUEUE}}
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

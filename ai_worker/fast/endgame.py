@@ -40,6 +40,7 @@ SEARCH_ORDER_EMPTIES = 16
 SEARCH_ORDER_STEP = 3
 SHALLOW_INF = 32000
 STABILITY_ALPHA = 10
+REPLACE_MARGIN = 1
 W_POTENTIAL = 2
 _QUADRANTS = np.array(
     [0x0F0F0F0F, 0xF0F0F0F0, 0x0F0F0F0F00000000, 0xF0F0F0F000000000], dtype=np.uint64
@@ -285,6 +286,10 @@ def solve(player, opponent, walls, anti, alpha, beta, passed, stats, table, shal
         upper = best
     else:
         upper = best
+    stored = table[slot, 0] | table[slot, 1]
+    same = table[slot, 0] == player and table[slot, 1] == opponent
+    if stored != ZERO and not same and popcount(~stored) > popcount(empties) + REPLACE_MARGIN:
+        return best  # keep the entry of a bigger subtree
     table[slot, 0] = player
     table[slot, 1] = opponent
     table[slot, 2] = (

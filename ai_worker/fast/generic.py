@@ -101,26 +101,46 @@ def _has_move(cells, rays, ray_lengths, player):
     return False
 
 
-@njit("int64(" + _GEOMETRY_SIG + ", int64, int64, int64)", cache=True)
-def perft(cells, rays, ray_lengths, adjacent, player, n_players, depth):
-    """Leaf count ``depth`` (>= 1) plies deep, with the conventions of ``bitboard.perft``."""
-    moves = np.empty(cells.shape[0], dtype=np.int64)
-    count = generate_moves(cells, rays, ray_lengths, adjacent, player, n_players, moves)
+@njit(
+    "int64(int8[:, ::1], int64[:, ::1], int64, int64[:, :, ::1], int64[:, ::1], int64[:, ::1],"
+    " int64, int64, int64)",
+    cache=True,
+)
+def _perft_at(boards, moves, level, rays, ray_lengths, adjacent, player, n_players, depth):
+    """``perft`` of ``boards[level]``, the deeper rows of ``boards`` and ``moves`` serving as
+    scratch space (no allocation per node)."""
+    cells = boards[level]
+    count = generate_moves(cells, rays, ray_lengths, adjacent, player, n_players, moves[level])
     following = (player + 1) % n_players
     if count == 0:
         if n_players > 2 or not _has_move(cells, rays, ray_lengths, following):
             return 1
         if depth == 1:
             return 1
-        return perft(cells, rays, ray_lengths, adjacent, following, n_players, depth - 1)
+        boards[level + 1] = cells
+        return _perft_at(
+            boards, moves, level + 1, rays, ray_lengths, adjacent, following, n_players, depth - 1
+        )
     if depth == 1:
         return count
     total = 0
+    child = boards[level + 1]
     for i in range(count):
-        child = cells.copy()
-        play(child, rays, ray_lengths, moves[i], player)
-        total += perft(child, rays, ray_lengths, adjacent, following, n_players, depth - 1)
+        child[:] = cells
+        play(child, rays, ray_lengths, moves[level, i], player)
+        total += _perft_at(
+            boards, moves, level + 1, rays, ray_lengths, adjacent, following, n_players, depth - 1
+        )
     return total
+
+
+@njit("int64(" + _GEOMETRY_SIG + ", int64, int64, int64)", cache=True)
+def perft(cells, rays, ray_lengths, adjacent, player, n_players, depth):
+    """Leaf count ``depth`` (>= 1) plies deep, with the conventions of ``bitboard.perft``."""
+    boards = np.empty((depth + 1, cells.shape[0]), dtype=np.int8)
+    moves = np.empty((depth + 1, cells.shape[0]), dtype=np.int64)
+    boards[0] = cells
+    return _perft_at(boards, moves, 0, rays, ray_lengths, adjacent, player, n_players, depth)
 
 
 @njit(cache=True)

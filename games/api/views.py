@@ -54,14 +54,15 @@ def validated(serializer_class: type, data: object) -> dict:
 
 def get_game(game_id: int) -> Game:
     try:
-        return Game.objects.get(pk=game_id)
+        return Game.objects.prefetch_related(selectors.SEATS).get(pk=game_id)
     except Game.DoesNotExist as error:
         raise GameNotFoundError("not_found", f"There is no game {game_id}.") from error
 
 
 def get_room(code: str) -> Room:
     try:
-        return Room.objects.select_related("game").get(code=code)
+        rooms = Room.objects.select_related("game").prefetch_related("game__seats__user")
+        return rooms.get(code=code)
     except Room.DoesNotExist as error:
         raise GameNotFoundError("not_found", "No room has this code.") from error
 

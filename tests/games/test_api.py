@@ -318,3 +318,11 @@ def test_a_guest_who_signs_up_keeps_their_games(guest: APIClient) -> None:
     account.credentials(HTTP_AUTHORIZATION=f"Token {response.json()['token']}")
     assert [item["id"] for item in account.get("/api/games/").json()["games"]] == [game["id"]]
     assert move(account, game, "f5").status_code == 201
+
+
+def test_a_guest_who_logs_in_keeps_their_games(guest: APIClient, alice) -> None:
+    game = create(guest, mode="local")
+    assert guest.login(username="alice", password="a long passphrase")
+    listed = guest.get("/api/games/?status=active").json()["games"]
+    assert [(item["id"], item["you"]) for item in listed] == [(game["id"], ["black", "white"])]
+    assert guest.get("/api/me/").json()["username"] == "alice"

@@ -7,6 +7,7 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -33,13 +34,12 @@ def free_port() -> int:
 @pytest.fixture
 def live_server_url(transactional_db: None) -> Iterator[str]:
     """daphne and a solo-pool Celery worker on the test database and this suite's Redis db."""
-    broker = redis.Redis.from_url(settings.REDIS_URL)
-    broker.delete("cpu", "celery")  # tasks left by earlier runs
-    env = os.environ | {"POSTGRES_DB": connection.settings_dict["NAME"]}
+    queue = f"cpu-test-{uuid.uuid4().hex}"  # no other worker on this Redis takes its tasks
+    env = os.environ | {"POSTGRES_DB": connection.settings_dict["NAME"], "CELERY_CPU_QUEUE": queue}
     port = free_port()
     commands = [
         [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "reversi_site.asgi:application"],
-        [str(BIN / "celery"), "-A", "reversi_site", "worker", "-Q", "cpu,celery"]
+        [str(BIN / "celery"), "-A", "reversi_site", "worker", "-Q", queue]
         + ["--pool=solo", "--loglevel=warning", "--without-gossip", "--without-mingle"],
     ]
     processes = [subprocess.Popen(command, env=env) for command in commands]
@@ -64,6 +64,7 @@ def live_server_url(transactional_db: None) -> Iterator[str]:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+        redis.Redis.from_url(settings.REDIS_URL).delete(queue)
 
 
 def test_cpu_reply_arrives_over_the_websocket(live_server_url: str, alice) -> None:

@@ -1,5 +1,6 @@
 """Services: every write path keeps the move record replayable to the stored position."""
 
+import random
 from datetime import timedelta
 
 import pytest
@@ -27,7 +28,7 @@ def assert_replays(game: Game) -> None:
 
 def state(game: Game) -> dict:
     game.refresh_from_db()
-    return selectors.game_state(game)
+    return selectors.game_state(game, viewer=ALICE)
 
 
 def local_game(moves: list[str] = (), *, undo: bool = True) -> Game:
@@ -59,7 +60,7 @@ def test_cpu_game_seats_the_player_and_queues_the_cpu_when_it_starts() -> None:
 
 def test_cpu_task_plays_until_the_person_is_to_move_and_ignores_repeats() -> None:
     game = services.create_cpu_game(
-        player=ALICE, variant={"players": 4}, level="normal", color="red", undo_allowed=False
+        player=ALICE, variant={"players": 4}, level="easy", color="red", undo_allowed=False
     )
     for ply in (0, 1):
         assert tasks.cpu_move(game.pk, ply) is True
@@ -290,6 +291,7 @@ def test_presence_counts_connections() -> None:
     assert all(seat["absent_since"] for seat in seats)
     services.seat_connected(player=BOB, game_id=game.pk)  # a spectator changes nothing
     assert state(game)["version"] == 5
+    assert_replays(game)
 
 
 def test_hint_is_computed_once_per_ply_and_dropped_when_stale() -> None:
@@ -317,6 +319,7 @@ def test_stalled_cpu_turn_is_queued_again() -> None:
     assert services.requeue_stalled_cpu_turn(game_id=game.pk) is True
     game.refresh_from_db()
     assert timezone.now() - game.cpu_queued_at < timedelta(seconds=5)
+    assert_replays(game)
 
 
 def test_guest_games_move_to_the_new_account(django_user_model) -> None:
@@ -325,3 +328,47 @@ def test_guest_games_move_to_the_new_account(django_user_model) -> None:
     assert services.claim_guest_games(guest_id=ALICE.guest_id, user_id=user.pk) == 2
     assert list(selectors.games_of(Player(user_id=user.pk), status="active")) == [game]
     assert not selectors.games_of(ALICE).exists()
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [
+        {"board": "6x6"},
+        {"board": "octagon", "opening": "free"},
+        {"board": "10x10", "anti": True, "blocked": 4},
+        {"handicap": 2, "handicap_color": "white", "opening": "parallel"},
+        {"players": 3, "board": "octagon"},
+        {"players": 4, "anti": True},
+    ],
+)
+def test_every_variant_plays_to_the_end_and_replays(variant: dict) -> None:
+    game = services.create_cpu_game(
+        player=ALICE, variant=variant, level="easy", color="random", undo_allowed=False
+    )
+    rng = random.Random(game.seed)
+    while (current := state(game))["status"] == "active":
+        if current["to_move"] in current["you"]:
+            notation = rng.choice(current["legal_moves"])
+            services.play_move(player=ALICE, game_id=game.pk, notation=notation, ply=game.ply)
+        else:
+            assert tasks.cpu_move(game.pk, current["ply"]) is True
+    assert current["result"]["reason"] == "end"
+    assert sum(current["result"]["discs"].values()) + current["empties"] <= 100
+    assert_replays(game)
+
+
+def test_cpu_play_replays_for_the_same_game_seed() -> None:
+    games = [
+        services.create_cpu_game(
+            player=ALICE, variant={}, level="normal", color="white", undo_allowed=False
+        )
+        for _ in range(2)
+    ]
+    Game.objects.filter(pk__in=[game.pk for game in games]).update(seed=12345)
+    for game in games:
+        for ply in range(0, 6, 2):
+            assert tasks.cpu_move(game.pk, ply) is True
+            reply = state(game)["legal_moves"][0]
+            services.play_move(player=ALICE, game_id=game.pk, notation=reply, ply=ply + 1)
+    assert state(games[0])["moves"] == state(games[1])["moves"]
+    assert_replays(games[0])

@@ -9,6 +9,7 @@ from ai_worker.engine import Board, Variant
 FAMILIES = {
     "8x8": Variant(),
     "8x8-parallel": Variant(opening="parallel"),
+    "8x8-free": Variant(opening="free"),
     "8x8-anti": Variant(anti=True),
     "8x8-walls": Variant(blocked=("b2", "c6", "f3", "g7")),
     "8x8-handicap": Variant(handicap=2),

@@ -19,7 +19,9 @@ def test_solve_rejects_a_malformed_position(capsys: pytest.CaptureFixture) -> No
 
 
 def test_play_prints_the_move_and_the_search_figures(capsys: pytest.CaptureFixture) -> None:
-    assert main(["play", "--level", "normal", "--moves", "f5,d6", "--seed", "1"]) == 0
+    assert (
+        main(["play", "--level", "normal", "--moves", "f5,d6", "--seed", "1", "--time", "60"]) == 0
+    )
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("normal plays ")
     assert "depth 4" in out[1]

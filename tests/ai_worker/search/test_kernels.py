@@ -51,9 +51,8 @@ def test_bitboard_perft_matches_the_engine_in_8x8_mid_games(seed: int) -> None:
 
 
 def test_generic_perft_matches_the_engine_from_the_start(variant: Variant) -> None:
-    board = Board(variant)
-    if board.in_placement_phase:
-        pytest.skip("free-opening placements are chosen by the engine")
+    board = random_position(variant, 4, seed=0) if variant.opening == "free" else Board(variant)
+    assert not board.in_placement_phase
     depth = 4 if variant.players == 2 else 3
     assert generic_perft(board, depth) == board.perft(depth)
 
