@@ -477,6 +477,7 @@ def test_the_schema_has_no_warnings(tmp_path) -> None:
         ("/api/rooms/", b'{"seats": [{"kind": "\\ud800"}, {"kind": "human"}]}'),
         ("/api/games/", b'{"variant": {"\\udfff": 1}}'),
         ("/api/ratings/", b'{"value": "good\\ud800"}'),
+        ("/api/comments/", b'{"text": "hi", "\\udfff": 1}'),
     ],
 )
 def test_a_lone_surrogate_echoed_in_an_error_gets_a_json_400(
