@@ -146,7 +146,7 @@ def run_bench(ffo_numbers: list[int], runs: int, out: Callable[[str], None] = pr
     solve_endgame(read_ffo(1)[0], time_limit=60)  # compile or load the kernels
     perft_8x8(1)
     perft_generic(Variant(board="10x10"), 1)
-    baseline_depth = 5
+    baseline_depth = 7  # long enough (about 0.3 s) for a stable timing
     baselines = {}
     for label, variant in (("8x8", Variant()), ("10x10", Variant(board="10x10"))):
         wall, cpu = median_time(lambda v=variant: Board(v).perft(baseline_depth), runs)
