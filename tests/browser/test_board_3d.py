@@ -128,3 +128,23 @@ def test_3d_board_fits_a_phone_and_keeps_working_there(new_page) -> None:
     expect(page.locator('#board [data-square="d4"]')).to_have_class(WOULD_FLIP)
     page.tap('#board [data-square="d3"]')
     expect_disc(page, "d4", "black")
+    if folder := os.environ.get("SCREENSHOTS_DIR"):
+        page.screenshot(path=str(Path(folder) / "3d-phone.png"))
+
+
+def test_white_sees_the_same_view_and_reduced_motion_jumps_at_once(new_page) -> None:
+    page = new_page(reduced_motion="reduce")
+    start_game(page, opponent="cpu", level="easy", color="white")
+    page.get_by_label("3D board").check()
+    assert page.evaluate(BOARD_TRANSFORM).startswith("matrix3d(")
+    corners = {
+        square: page.locator(f'#board [data-square="{square}"]').bounding_box()
+        for square in ("a1", "h1", "a8")
+    }
+    assert corners["a1"]["x"] < corners["h1"]["x"]
+    assert corners["a1"]["y"] < corners["a8"]["y"]
+    page.get_by_role("button", name="Top-down").click()
+    assert page.evaluate(BOARD_TRANSFORM) == "matrix(1, 0, 0, 1, 0, 0)"
+    a1 = page.locator('#board [data-square="a1"]').bounding_box()
+    h8 = page.locator('#board [data-square="h8"]').bounding_box()
+    assert a1["x"] < h8["x"] and a1["y"] < h8["y"]
