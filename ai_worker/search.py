@@ -210,19 +210,24 @@ class _BitboardSearch:
         value = kernel(*args)
         return None if self.stats[ABORTED] else int(value)
 
+    def _root_order(self):
+        """The legal squares, best-first by the static evaluation."""
+        return midgame.root_order(self.player, self.opponent, self.walls, self.anti, NO_SQUARE)
+
     def _children(self):
-        for square in midgame.root_order(self.player, self.opponent, self.walls, self.anti, 64):
+        for square in self._root_order():
             f = bitboard.flips(self.player, self.opponent, square)
             bit = np.uint64(1) << np.uint64(square)
             yield int(square), self.opponent ^ f, self.player | f | bit
 
     def _exact_values(self) -> list[tuple[int, int]] | None:
+        exact_table = new_table(_TABLE_BITS)
         shallow = new_table(_SHALLOW_TABLE_BITS)
         values = []
         for square, p, o in self._children():
             value = self._run(
                 endgame.solve, p, o, self.walls, self.anti, -64, 64, np.int64(0),
-                self.stats, self.table, shallow,
+                self.stats, exact_table, shallow,
             )  # fmt: skip
             if value is None:
                 return None
@@ -287,12 +292,12 @@ class _BitboardSearch:
         """(best square, exact final disc difference), or None at the deadline."""
         value = self._run(
             endgame.solve_root, self.player, self.opponent, self.walls, self.anti, -64, 64,
-            self.stats, new_table(_TABLE_BITS), new_table(_SHALLOW_TABLE_BITS),
+            self.stats, new_table(), new_table(_SHALLOW_TABLE_BITS),
         )  # fmt: skip
         return None if value is None else (int(self.stats[BEST]), value)
 
     def _fallback(self):
-        square = int(midgame.root_order(self.player, self.opponent, self.walls, self.anti, 64)[0])
+        square = int(self._root_order()[0])
         return square, 0, 0, False, [_move_of(square, 8)]
 
     def _principal_variation(self, square: int, depth: int) -> list[Move]:

@@ -8,12 +8,13 @@ anyone else watches as a spectator.
 """
 
 import json
+import re
 from urllib.parse import parse_qs
 
 from asgiref.sync import ThreadSensitiveContext
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.urls import path
+from django.urls import path, re_path
 from rest_framework.authtoken.models import Token
 
 from games import selectors, services
@@ -21,6 +22,7 @@ from games.identity import Player, player_from_session
 from games.models import Game
 
 SEAT_CHANGES = {"started", "joined", "takeover"}
+TOKEN_KEY = re.compile(r"[0-9a-f]{40}")  # the form of DRF's token keys
 
 
 class TokenAuthMiddleware:
@@ -31,7 +33,7 @@ class TokenAuthMiddleware:
 
     async def __call__(self, scope: dict, receive: object, send: object) -> object:
         keys = parse_qs(scope.get("query_string", b"").decode()).get("token")
-        if keys:
+        if keys and TOKEN_KEY.fullmatch(keys[0]):  # anything else (a NUL byte, junk) is no token
             user = await _token_user(keys[0])
             if user is not None:
                 scope = dict(scope, user=user)
@@ -146,4 +148,14 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         return {"type": "state", "ply": state["ply"], "version": state["version"], "state": state}
 
 
-websocket_urlpatterns = [path("ws/games/<int:game_id>/", GameConsumer.as_asgi())]
+class UnknownPathConsumer(AsyncJsonWebsocketConsumer):
+    """Any other websocket address: refused with close code 4404 (not a server error)."""
+
+    async def connect(self) -> None:
+        await self.close(code=4404)
+
+
+websocket_urlpatterns = [
+    path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),
+    re_path(r"", UnknownPathConsumer.as_asgi()),
+]

@@ -111,12 +111,12 @@ def outcome_result(board: Board) -> dict:
 
 
 def resignation_result(board: Board, loser: int) -> dict:
-    """The result when ``loser`` resigns: the opponent wins (with 3-4 players, the leader)."""
+    """The result when ``loser`` resigns: the others are ranked by the variant's own rule (the
+    most discs, the fewest in anti-reversi); one leader wins, tied leaders draw (R4, R8)."""
     counts = board.counts()
     names = COLOR_NAMES[: len(counts)]
-    others = [color for color in range(len(counts)) if color != loser]
-    best = max(counts[color] for color in others)
-    leaders = [color for color in others if counts[color] == best]
+    others = {color: count for color, count in enumerate(counts) if color != loser}
+    leaders = board.variant.leaders(others)
     return {
         "reason": "resign",
         "discs": dict(zip(names, counts, strict=True)),

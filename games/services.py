@@ -30,6 +30,7 @@ from ai_worker.engine import (
 )
 from games import selectors
 from games.accounts.services import rate_finished_game
+from games.errors import ServiceError
 from games.identity import GUEST_SESSION_KEY, Player
 from games.models import Game, Room, Seat
 from games.models import Move as MoveRecord
@@ -40,30 +41,22 @@ CPU_MOVE_TASK = "ai_worker.tasks.cpu_move"
 HINT_TASK = "ai_worker.tasks.hint"
 
 
-class GameError(Exception):
-    """A request the rules or the game's state refuse; ``status`` is the HTTP status to use."""
-
-    status = 400
-
-    def __init__(self, code: str, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.field = field
+class GameError(ServiceError):
+    """A request the rules or the game's state refuse."""
 
 
 class NotYourSeatError(GameError):
-    status = 403
+    status_code = 403
 
 
 class GameNotFoundError(GameError):
-    status = 404
+    status_code = 404
 
 
 class ConflictError(GameError):
     """The request was based on a state that has changed (stale ply, seat already taken)."""
 
-    status = 409
+    status_code = 409
 
 
 @dataclass(frozen=True)
@@ -318,9 +311,19 @@ def play_move(*, player: Player, game_id: int, notation: str, ply: int) -> Game:
                 "not_your_turn", f"It is {COLOR_NAMES[board.turn]}'s turn.", field="move"
             )
         _record(game, board, _parse_move(notation))
+        _mark_seen(game, player)
         _settle(game, board)
         _publish(game, "move", board)
     return game
+
+
+def _mark_seen(game: Game, player: Player) -> None:
+    """A move over HTTP is presence too: the 2-minute clock of the player's unconnected seats
+    starts again (a websocket clears ``absent_since`` while it is open)."""
+    for seat in game.seats.all():
+        if player.holds(seat) and seat.connections == 0:
+            seat.absent_since = timezone.now()
+            seat.save(update_fields=["absent_since"])
 
 
 def apply_cpu_move(*, game_id: int, ply: int, position: str, notation: str) -> bool:

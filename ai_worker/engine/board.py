@@ -190,8 +190,7 @@ class Board:
             return None
         discs = self.counts()
         empties = self.empties()
-        best = min(discs) if self.variant.anti else max(discs)
-        leaders = [colour for colour, count in enumerate(discs) if count == best]
+        leaders = self.variant.leaders(dict(enumerate(discs)))
         tournament = list(discs)
         if not self.variant.anti:
             for colour in leaders:

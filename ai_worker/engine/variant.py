@@ -8,6 +8,7 @@ through plain JSON types, which is how the database stores a variant.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from functools import cached_property
 from itertools import combinations
@@ -227,6 +228,12 @@ class Variant:
         for index in self.handicap_squares:
             discs[handicap_colour] |= 1 << index
         return (discs[0], discs[1], discs[2], discs[3], discs[4])
+
+    def leaders(self, discs: Mapping[int, int]) -> list[int]:
+        """The colours ahead in ``discs`` (colour -> disc count), in turn order: those with the
+        most discs, or the fewest in anti-reversi (R4). One leader wins; several draw."""
+        best = min(discs.values()) if self.anti else max(discs.values())
+        return sorted(colour for colour, count in discs.items() if count == best)
 
     def to_json(self) -> dict[str, Any]:
         """Every setting as plain JSON types (``blocked`` as a list)."""

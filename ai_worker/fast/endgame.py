@@ -3,8 +3,10 @@
 Negamax alpha-beta returning the exact final disc difference for the side to move (empties go
 to the winner, R7; in anti-reversi the score is reversed and no empties are added).
 Three tiers by the number of empties: a move-generation-free loop over the empties in parity
-order (few empties), move generation with parity ordering, and above that fastest-first
-ordering, principal-variation null windows and a transposition table.
+order (few empties; the last square is played out directly), move generation with parity
+ordering, and above that principal-variation null windows, a transposition table (kept for the
+bigger subtrees, with enhanced transposition cut-offs), a stability cut-off and move ordering
+by fastest-first or, with many empties, by a shallow midgame search.
 The clock, node count and table are those of ``searchstate``.
 """
 
@@ -41,6 +43,7 @@ SEARCH_ORDER_STEP = 3
 SHALLOW_INF = 32000
 STABILITY_ALPHA = 10
 REPLACE_MARGIN = 1
+ETC_EMPTIES = 12
 W_POTENTIAL = 2
 _QUADRANTS = np.array(
     [0x0F0F0F0F, 0xF0F0F0F0, 0x0F0F0F0F00000000, 0xF0F0F0F000000000], dtype=np.uint64
@@ -159,7 +162,6 @@ def _ordered_moves(player, opponent, walls, anti, moves, first, stats, shallow_t
         moves &= moves - ONE
         bit = ONE << np.uint64(square)
         f = flips(player, opponent, square)
-        replies = legal_moves(opponent ^ f, player | f | bit, walls)
         child_o = player | f | bit
         if shallow_depth >= 0:
             key = pvs(
@@ -167,6 +169,7 @@ def _ordered_moves(player, opponent, walls, anti, moves, first, stats, shallow_t
                 np.int64(0), stats, shallow_table,
             )  # fmt: skip
         else:
+            replies = legal_moves(opponent ^ f, child_o, walls)
             key = popcount(replies) * 16 + popcount(replies & _CORNERS) * 8
             key += popcount(neighbours(child_o) & ~(child_o | opponent | walls)) * W_POTENTIAL
             if bit & _CORNERS:
@@ -177,6 +180,24 @@ def _ordered_moves(player, opponent, walls, anti, moves, first, stats, shallow_t
         keys[n] = key
         n += 1
     return sort_by_keys(squares, keys)
+
+
+@njit(cache=True)
+def _transposition_cutoff(player, opponent, moves, beta, table):
+    """Enhanced transposition cut-off: a move whose stored child value already reaches
+    ``beta`` proves a fail-high without a search; returns that bound, else -SCORE_INF."""
+    while moves:
+        square = lowest_bit_index(moves)
+        moves &= moves - ONE
+        f = flips(player, opponent, square)
+        child_p = opponent ^ f
+        child_o = player | f | (ONE << np.uint64(square))
+        slot = table_slot(child_p, child_o, table)
+        if table[slot, 0] == child_p and table[slot, 1] == child_o:
+            child_upper = np.int64((table[slot, 2] >> np.uint64(8)) & np.uint64(0xFF)) - SCORE_INF
+            if -child_upper >= beta:
+                return -child_upper
+    return -SCORE_INF
 
 
 @njit(
@@ -224,6 +245,10 @@ def solve(player, opponent, walls, anti, alpha, beta, passed, stats, table, shal
         return -solve(
             opponent, player, walls, anti, -beta, -alpha, np.int64(1), stats, table, shallow_table
         )
+    if popcount(empties) >= ETC_EMPTIES:
+        cut = _transposition_cutoff(player, opponent, moves, beta, table)
+        if cut > -SCORE_INF:
+            return cut
     original_alpha = alpha
     best = -SCORE_INF
     best_square = NO_SQUARE

@@ -7,7 +7,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.accounts import selectors
-from games.services import GameNotFoundError
+from games.errors import ServiceError
 
 PROFILE_SCHEMA = inline_serializer(
     "PlayerProfile",
@@ -44,6 +44,12 @@ PROFILE_SCHEMA = inline_serializer(
 )
 
 
+class PlayerNotFoundError(ServiceError):
+    """No account has that username."""
+
+    status_code = 404
+
+
 class PlayerProfileView(APIView):
     """A player's public profile: rating, rated-game counts and recent finished games."""
 
@@ -56,7 +62,7 @@ class PlayerProfileView(APIView):
     def get(self, request: Request, username: str) -> Response:
         user = selectors.user_by_username(username)
         if user is None:
-            raise GameNotFoundError(
+            raise PlayerNotFoundError(
                 "player_not_found", f"There is no player {username}.", "username"
             )
         return Response(selectors.player_profile(user))

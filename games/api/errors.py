@@ -1,11 +1,13 @@
-"""One JSON error shape for the whole API: ``{"error": {"code", "message", "field"}}``."""
+"""One JSON error shape for the whole API (games and community):
+``{"error": {"code", "message", "field"}}``, its exception handler and its schema."""
 
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
-from rest_framework import exceptions
+from rest_framework import exceptions, serializers
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from games.services import GameError
+from games.errors import ServiceError
 
 
 def error_body(code: str, message: str, field: str | None = None) -> dict:
@@ -14,22 +16,30 @@ def error_body(code: str, message: str, field: str | None = None) -> dict:
 
 
 def api_exception_handler(exc: Exception, context: dict) -> Response | None:
-    """DRF exception handler: every known failure becomes ``error_body``; others stay 500."""
-    if isinstance(exc, GameError):
-        return Response(error_body(exc.code, exc.message, exc.field), status=exc.status)
+    """The API's exception handler (``REST_FRAMEWORK["EXCEPTION_HANDLER"]``).
+
+    Service errors and DRF's own exceptions (Django's 404 and PermissionDenied included) become
+    ``error_body`` with their status and headers (``Retry-After``, ``WWW-Authenticate``);
+    anything else propagates (a 500).
+    """
+    if isinstance(exc, ServiceError):
+        response = Response(error_body(exc.code, exc.message, exc.field), status=exc.status_code)
+        if exc.retry_after is not None:
+            response["Retry-After"] = str(exc.retry_after)
+        return response
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = exception_handler(exc, context)  # DRF's status, headers and rollback
+    if response is None or not isinstance(exc, exceptions.APIException):
+        return response
     if isinstance(exc, exceptions.ParseError):
-        return Response(error_body("malformed_json", str(exc.detail)), status=exc.status_code)
-    if isinstance(exc, exceptions.ValidationError):
+        response.data = error_body("malformed_json", str(exc.detail))
+    else:
         field, detail = _first_error(exc.detail)
-        code = getattr(detail, "code", None) or "invalid"
-        return Response(error_body(code, str(detail), field), status=exc.status_code)
-    response = exception_handler(exc, context)
-    if response is not None and isinstance(exc, exceptions.APIException):
-        codes = exc.get_codes()
-        code = codes if isinstance(codes, str) else exc.default_code
-        response.data = error_body(code, str(exc.detail))
+        code = getattr(detail, "code", None) or exc.default_code
+        response.data = error_body(code, str(detail), field)
     return response
 
 
@@ -46,3 +56,20 @@ def _first_error(detail: object, path: tuple[str, ...] = ()) -> tuple[str | None
                 nested = isinstance(item, dict | list)
                 return _first_error(item, (*path, str(index)) if nested else path)
     return (".".join(path) or None), detail
+
+
+class ErrorDetailSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="Machine-readable, e.g. stale_ply, url_not_allowed.")
+    message = serializers.CharField(help_text="For people, in the request's language.")
+    field = serializers.CharField(allow_null=True, help_text="The input at fault, or null.")
+
+
+class ErrorSerializer(serializers.Serializer):
+    """Every API error: ``{"error": {"code", "message", "field"}}``."""
+
+    error = ErrorDetailSerializer()
+
+
+def with_errors(success: dict[int, object], *statuses: int) -> dict[int, object]:
+    """OpenAPI responses: ``success`` plus the error statuses, all in the error shape."""
+    return success | dict.fromkeys(statuses, ErrorSerializer)

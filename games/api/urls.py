@@ -21,7 +21,7 @@ urlpatterns = [
     path("games/<int:game_id>/resign/", views.ResignView.as_view(), name="api-game-resign"),
     path("games/<int:game_id>/takeover/", views.TakeoverView.as_view(), name="api-game-takeover"),
     path("rooms/", views.RoomCreateView.as_view(), name="api-rooms"),
-    path("rooms/<str:code>/", views.RoomDetailView.as_view(), name="api-room"),
-    path("rooms/<str:code>/join/", views.RoomJoinView.as_view(), name="api-room-join"),
-    path("rooms/<str:code>/rematch/", views.RoomRematchView.as_view(), name="api-room-rematch"),
+    path("rooms/<slug:code>/", views.RoomDetailView.as_view(), name="api-room"),
+    path("rooms/<slug:code>/join/", views.RoomJoinView.as_view(), name="api-room-join"),
+    path("rooms/<slug:code>/rematch/", views.RoomRematchView.as_view(), name="api-room-rematch"),
 ]

@@ -1,6 +1,6 @@
 """API views: parse the request, call one service or selector, answer with the game state."""
 
-from django.contrib.auth import authenticate, get_user_model, password_validation
+from django.contrib.auth import authenticate, get_user_model, login, password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, JsonResponse
@@ -16,21 +16,23 @@ from rest_framework.views import APIView
 
 from games import selectors, services
 from games.accounts.selectors import rating_of
-from games.api.errors import error_body
+from games.api.errors import error_body, with_errors
 from games.api.serializers import (
     CredentialsSerializer,
     GameCreateSerializer,
     GameListQuerySerializer,
+    GameListSerializer,
+    GameStateSerializer,
     JoinSerializer,
     MoveSerializer,
     RoomCreateSerializer,
+    RoomStateSerializer,
+    SignupSerializer,
     TakeoverSerializer,
 )
 from games.identity import GUEST_SESSION_KEY, Player, player_from_session
 from games.models import Game, Room
 from games.services import GameError, GameNotFoundError, SeatSpec
-
-STATE = {"description": "the game state", "type": "object"}
 
 
 def request_player(request: Request, *, create: bool) -> Player | None:
@@ -69,14 +71,23 @@ def get_room(code: str) -> Room:
 
 
 class SignupView(APIView):
-    """Create an account; answers its API token. A guest's games move to the new account."""
+    """Create an account; answers its API token.
+
+    A browser that has played as a guest is signed in to the new account, which takes over its
+    games (``services.claim_games_on_login``), so it plays on in the same browser.
+    """
 
     authentication_classes: list = []
     permission_classes: list = []
 
-    @extend_schema(request=CredentialsSerializer, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(
+        request=SignupSerializer, responses=with_errors({201: OpenApiTypes.OBJECT}, 400, 403)
+    )
     def post(self, request: Request) -> Response:
-        data = validated(CredentialsSerializer, request.data)
+        data = validated(SignupSerializer, request.data)
+        guest = bool(request.session.get(GUEST_SESSION_KEY))
+        if guest:
+            SessionAuthentication().enforce_csrf(request)
         user_model = get_user_model()
         candidate = user_model(username=data["username"])
         try:
@@ -88,9 +99,8 @@ class SignupView(APIView):
                 user = user_model.objects.create_user(data["username"], password=data["password"])
         except IntegrityError as error:
             raise GameError("username_taken", "This username is taken.", "username") from error
-        guest_id = request.session.get(GUEST_SESSION_KEY)
-        if guest_id:
-            services.claim_guest_games(guest_id=guest_id, user_id=user.pk)
+        if guest:
+            login(request, user)
         token = Token.objects.create(user=user)
         return Response(
             {"token": token.key, "user": {"id": user.pk, "username": user.username}},
@@ -104,7 +114,9 @@ class TokenView(APIView):
     authentication_classes: list = []
     permission_classes: list = []
 
-    @extend_schema(request=CredentialsSerializer, responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(
+        request=CredentialsSerializer, responses=with_errors({200: OpenApiTypes.OBJECT}, 400)
+    )
     def post(self, request: Request) -> Response:
         data = validated(CredentialsSerializer, request.data)
         user = authenticate(request, username=data["username"], password=data["password"])
@@ -134,7 +146,7 @@ class GameListView(APIView):
     @extend_schema(
         operation_id="games_list",
         parameters=[OpenApiParameter("status", str, enum=Game.Status.values)],
-        responses={200: OpenApiTypes.OBJECT},
+        responses=with_errors({200: GameListSerializer}, 400),
     )
     def get(self, request: Request) -> Response:
         query = validated(GameListQuerySerializer, request.query_params.dict())
@@ -142,7 +154,9 @@ class GameListView(APIView):
         games = selectors.games_of(player, status=query.get("status"))[:50]
         return Response({"games": [selectors.game_state(game, viewer=player) for game in games]})
 
-    @extend_schema(request=GameCreateSerializer, responses={201: STATE})
+    @extend_schema(
+        request=GameCreateSerializer, responses=with_errors({201: GameStateSerializer}, 400, 403)
+    )
     def post(self, request: Request) -> Response:
         data = validated(GameCreateSerializer, request.data)
         player = seated_player(request)
@@ -164,7 +178,7 @@ class GameListView(APIView):
 class GameDetailView(APIView):
     """The full state of a game (anyone may watch)."""
 
-    @extend_schema(responses={200: STATE})
+    @extend_schema(responses=with_errors({200: GameStateSerializer}, 404))
     def get(self, request: Request, game_id: int) -> Response:
         game = get_game(game_id)
         if selectors.cpu_turn_stalled(game):
@@ -175,7 +189,10 @@ class GameDetailView(APIView):
 class MoveView(APIView):
     """Play a move at the ply the client has seen; 409 when that ply is stale."""
 
-    @extend_schema(request=MoveSerializer, responses={201: STATE})
+    @extend_schema(
+        request=MoveSerializer,
+        responses=with_errors({201: GameStateSerializer}, 400, 403, 404, 409),
+    )
     def post(self, request: Request, game_id: int) -> Response:
         data = validated(MoveSerializer, request.data)
         player = seated_player(request)
@@ -188,7 +205,7 @@ class MoveView(APIView):
 class UndoView(APIView):
     """G1: take back your last move (and the CPU's replies)."""
 
-    @extend_schema(request=None, responses={200: STATE})
+    @extend_schema(request=None, responses=with_errors({200: GameStateSerializer}, 400, 403, 404))
     def post(self, request: Request, game_id: int) -> Response:
         player = seated_player(request)
         game = services.undo_move(player=player, game_id=game_id)
@@ -198,7 +215,7 @@ class UndoView(APIView):
 class HintView(APIView):
     """G2: ask for the strong CPU's move; it arrives in ``hints.current`` (and over the socket)."""
 
-    @extend_schema(request=None, responses={202: STATE})
+    @extend_schema(request=None, responses=with_errors({202: GameStateSerializer}, 400, 403, 404))
     def post(self, request: Request, game_id: int) -> Response:
         player = seated_player(request)
         game = services.request_hint(player=player, game_id=game_id)
@@ -208,7 +225,7 @@ class HintView(APIView):
 class ResignView(APIView):
     """G3: give up the game."""
 
-    @extend_schema(request=None, responses={200: STATE})
+    @extend_schema(request=None, responses=with_errors({200: GameStateSerializer}, 400, 403, 404))
     def post(self, request: Request, game_id: int) -> Response:
         player = seated_player(request)
         game = services.resign(player=player, game_id=game_id)
@@ -218,7 +235,9 @@ class ResignView(APIView):
 class TakeoverView(APIView):
     """M3: the CPU takes the seat of a player disconnected for 2 minutes."""
 
-    @extend_schema(request=TakeoverSerializer, responses={200: STATE})
+    @extend_schema(
+        request=TakeoverSerializer, responses=with_errors({200: GameStateSerializer}, 400, 403, 404)
+    )
     def post(self, request: Request, game_id: int) -> Response:
         data = validated(TakeoverSerializer, request.data)
         player = seated_player(request)
@@ -231,7 +250,9 @@ class TakeoverView(APIView):
 class RoomCreateView(APIView):
     """M3/M4: open a room; share its ``url``; the creator takes the first person's seat."""
 
-    @extend_schema(request=RoomCreateSerializer, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(
+        request=RoomCreateSerializer, responses=with_errors({201: RoomStateSerializer}, 400, 403)
+    )
     def post(self, request: Request) -> Response:
         data = validated(RoomCreateSerializer, request.data)
         player = seated_player(request)
@@ -243,7 +264,7 @@ class RoomCreateView(APIView):
 class RoomDetailView(APIView):
     """A room, its state (open, playing, finished), rematch link and game."""
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(responses=with_errors({200: RoomStateSerializer}, 404))
     def get(self, request: Request, code: str) -> Response:
         return Response(
             selectors.room_state(get_room(code), viewer=request_player(request, create=False))
@@ -253,7 +274,10 @@ class RoomDetailView(APIView):
 class RoomJoinView(APIView):
     """Take a free seat (a given colour or the first free one); 409 when it is taken."""
 
-    @extend_schema(request=JoinSerializer, responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(
+        request=JoinSerializer,
+        responses=with_errors({200: RoomStateSerializer}, 400, 403, 404, 409),
+    )
     def post(self, request: Request, code: str) -> Response:
         data = validated(JoinSerializer, request.data)
         player = seated_player(request)
@@ -264,7 +288,10 @@ class RoomJoinView(APIView):
 class RoomRematchView(APIView):
     """After the game: a new room with colours swapped (rotated with 3-4 players)."""
 
-    @extend_schema(request=None, responses={201: OpenApiTypes.OBJECT, 200: OpenApiTypes.OBJECT})
+    @extend_schema(
+        request=None,
+        responses=with_errors({201: RoomStateSerializer, 200: RoomStateSerializer}, 400, 403, 404),
+    )
     def post(self, request: Request, code: str) -> Response:
         player = seated_player(request)
         room, created = services.rematch_room(player=player, code=code)

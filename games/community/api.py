@@ -1,23 +1,19 @@
 """Thin DRF views of the community API; rules live in services, reads in selectors.
 
-Every error is ``{"error": {"code", "message", "field"}}`` with a 4xx status.
+Errors are answered in the API's one shape by ``games.api.errors.api_exception_handler``.
 """
 
-from collections.abc import Callable
 from typing import Any
 
-from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.http import Http404
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
-from rest_framework import exceptions, permissions, status
+from rest_framework import permissions, status
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.community import selectors, services
-from games.community.errors import CommunityError, RateLimited
 from games.community.models import ModerationAction
 from games.community.moderators import is_moderator
 from games.community.serializers import (
@@ -40,46 +36,6 @@ from games.community.serializers import (
 from games.community.visitors import visitor_from_request
 
 
-def error_body(code: str, message: str, field: str | None = None) -> dict[str, Any]:
-    """The project's error shape."""
-    return {"error": {"code": code, "message": message, "field": field}}
-
-
-def community_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """Turn service and DRF errors into the project's error shape; others propagate (500)."""
-    if isinstance(exc, CommunityError):
-        response = Response(error_body(exc.code, exc.message, exc.field), status=exc.status_code)
-        if isinstance(exc, RateLimited):
-            response["Retry-After"] = str(exc.retry_after)
-        return response
-    if isinstance(exc, Http404):
-        exc = exceptions.NotFound()
-    elif isinstance(exc, DjangoPermissionDenied):
-        exc = exceptions.PermissionDenied()
-    if not isinstance(exc, exceptions.APIException):
-        return None
-    field, detail = _first_error(exc.detail)
-    response = Response(
-        error_body(getattr(detail, "code", None) or exc.default_code, str(detail), field),
-        status=exc.status_code,
-    )
-    if getattr(exc, "auth_header", None):
-        response["WWW-Authenticate"] = exc.auth_header
-    if getattr(exc, "wait", None):
-        response["Retry-After"] = str(int(exc.wait))
-    return response
-
-
-def _first_error(detail: Any, field: str | None = None) -> tuple[str | None, Any]:
-    """The first (field, message) of a DRF error detail (dicts and lists nest)."""
-    if isinstance(detail, dict) and detail:
-        key, value = next(iter(detail.items()))
-        return _first_error(value, field or (None if key == "non_field_errors" else key))
-    if isinstance(detail, list) and detail:
-        return _first_error(detail[0], field)
-    return field, detail
-
-
 def with_errors(success: dict[int, Any], *statuses: int) -> dict[int, Any]:
     """OpenAPI responses: ``success`` plus the error statuses, all in the error shape."""
     return success | dict.fromkeys(statuses, CommunityErrorSerializer)
@@ -90,10 +46,7 @@ NOT_A_MODERATOR = (401, 403)
 
 
 class CommunityAPIView(APIView):
-    """Base of the community views: the project's error shape."""
-
-    def get_exception_handler(self) -> Callable[[Exception, dict[str, Any]], Response | None]:
-        return community_exception_handler
+    """Base of the community views."""
 
     @staticmethod
     def validated(serializer_class: type, data: Any) -> dict[str, Any]:

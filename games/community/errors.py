@@ -1,16 +1,10 @@
 """Errors raised by the community services; the API turns them into 4xx responses."""
 
+from games.errors import ServiceError
 
-class CommunityError(Exception):
-    """A request the community services refuse, with a stable ``code`` and a human message."""
 
-    status_code = 400
-
-    def __init__(self, code: str, message: str, *, field: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = str(message)
-        self.field = field
+class CommunityError(ServiceError):
+    """A request the community services refuse."""
 
 
 class RuleViolation(CommunityError):

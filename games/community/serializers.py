@@ -2,6 +2,7 @@
 
 from rest_framework import serializers
 
+from games.api.errors import ErrorDetailSerializer, ErrorSerializer
 from games.api.serializers import StrictSerializer
 from games.community.models import RatingValue
 from games.community.selectors import BUG_REPORT_FILTERS, COMMENT_QUEUES
@@ -144,13 +145,11 @@ class ModerationLogEntrySerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-class CommunityErrorDetailSerializer(serializers.Serializer):
-    code = serializers.CharField(help_text="Machine-readable, e.g. url_not_allowed.")
-    message = serializers.CharField(help_text="For people, in the request's language.")
-    field = serializers.CharField(allow_null=True, help_text="The input at fault, or null.")
+class CommunityErrorDetailSerializer(ErrorDetailSerializer):
+    """The error detail, as a schema component of its own for the community API."""
 
 
-class CommunityErrorSerializer(serializers.Serializer):
+class CommunityErrorSerializer(ErrorSerializer):
     """Every community error: ``{"error": {"code", "message", "field"}}``."""
 
     error = CommunityErrorDetailSerializer()

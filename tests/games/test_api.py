@@ -1,10 +1,19 @@
 """The REST API: status codes, the game state document and one error shape for bad input."""
 
+from datetime import timedelta
+
 import pytest
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404
+from django.utils import timezone
+from rest_framework import exceptions
 from rest_framework.test import APIClient
 
 from games import selectors
-from games.models import Game
+from games.api.errors import api_exception_handler
+from games.community.errors import RateLimited
+from games.models import Game, Room, Seat
+from games.services import ConflictError
 
 pytestmark = pytest.mark.django_db
 
@@ -55,6 +64,16 @@ def test_signup_errors_name_the_field(alice, guest: APIClient, body, code, field
     response = guest.post("/api/auth/signup/", body, format="json")
     assert response.status_code == 400
     assert (error_of(response)["code"], error_of(response)["field"]) == (code, field)
+
+
+def test_signup_refuses_a_username_the_site_itself_would_reject(guest: APIClient) -> None:
+    response = guest.post(
+        "/api/auth/signup/",
+        {"username": "a b/c <x>", "password": "a long passphrase"},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert error_of(response)["field"] == "username"
 
 
 def test_wrong_password_gets_no_token(alice, guest: APIClient) -> None:
@@ -309,6 +328,17 @@ def test_schema_and_docs(guest: APIClient) -> None:
     assert guest.get("/api/docs/").status_code == 200
 
 
+def test_the_schema_documents_the_error_responses_of_a_move(guest: APIClient) -> None:
+    schema = guest.get("/api/schema/?format=json").json()
+    move = schema["paths"]["/api/games/{game_id}/moves/"]["post"]
+    assert {"400", "403", "404", "409"} <= set(move["responses"])
+    state = move["responses"]["201"]["content"]["application/json"]["schema"]
+    assert state == {"$ref": "#/components/schemas/GameState"}
+    error = move["responses"]["409"]["content"]["application/json"]["schema"]
+    assert error == {"$ref": "#/components/schemas/Error"}
+    assert "legal_moves" in schema["components"]["schemas"]["GameState"]["properties"]
+
+
 def test_a_guest_who_signs_up_keeps_their_games(guest: APIClient) -> None:
     game = create(guest, mode="local")
     response = guest.post(
@@ -326,3 +356,108 @@ def test_a_guest_who_logs_in_keeps_their_games(guest: APIClient, alice) -> None:
     listed = guest.get("/api/games/?status=active").json()["games"]
     assert [(item["id"], item["you"]) for item in listed] == [(game["id"], ["black", "white"])]
     assert guest.get("/api/me/").json()["username"] == "alice"
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("get", "/api/rooms/%00/"),
+        ("post", "/api/rooms/%00/join/"),
+        ("post", "/api/rooms/a%00b/rematch/"),
+    ],
+)
+def test_a_room_code_with_a_nul_byte_is_a_404_not_a_server_error(
+    alice, method: str, path: str
+) -> None:
+    client, _ = alice
+    client.raise_request_exception = False
+    response = getattr(client, method)(path, {}, format="json")
+    assert response.status_code == 404
+    assert error_of(response)["code"] == "not_found"
+
+
+def test_a_player_who_just_moved_over_http_is_not_taken_over(alice, bob) -> None:
+    creator, _ = alice
+    joiner, _ = bob
+    room = creator.post("/api/rooms/", {}, format="json").json()
+    game_id = room["game"]["id"]
+    joiner.post(f"/api/rooms/{room['code']}/join/", {}, format="json")
+    creator.post(f"/api/games/{game_id}/moves/", {"move": "f5", "ply": 0}, format="json")
+    # White has played only over HTTP (no websocket) for more than two minutes ...
+    Seat.objects.filter(game_id=game_id, color=1).update(
+        absent_since=timezone.now() - timedelta(minutes=3)
+    )
+    moved = joiner.post(f"/api/games/{game_id}/moves/", {"move": "d6", "ply": 1}, format="json")
+    assert moved.status_code == 201
+    # ... and has just moved: they are not away.
+    response = creator.post(
+        f"/api/games/{game_id}/takeover/", {"color": "white", "level": "easy"}, format="json"
+    )
+    assert response.status_code == 400
+    assert Seat.objects.get(game_id=game_id, color=1).kind == "human"
+
+
+def test_a_guest_who_signs_up_keeps_playing_in_the_same_browser(guest: APIClient) -> None:
+    game = guest.post("/api/games/", {"mode": "local"}, format="json").json()
+    signup = guest.post(
+        "/api/auth/signup/", {"username": "newbie", "password": "a long passphrase"}, format="json"
+    )
+    assert signup.status_code == 201
+    moved = guest.post(f"/api/games/{game['id']}/moves/", {"move": "f5", "ply": 0}, format="json")
+    assert moved.status_code == 201
+    assert guest.get("/api/me/").json()["username"] == "newbie"
+
+
+def test_a_guest_signup_needs_the_csrf_token() -> None:
+    browser = APIClient(enforce_csrf_checks=True)
+    browser.cookies["csrftoken"] = "a" * 32
+    game = browser.post("/api/games/", {"mode": "local"}, format="json", HTTP_X_CSRFTOKEN="a" * 32)
+    assert game.status_code == 201
+    body = {"username": "newbie", "password": "a long passphrase"}
+    forged = browser.post("/api/auth/signup/", body, format="json")
+    assert (forged.status_code, error_of(forged)["code"]) == (403, "permission_denied")
+    signup = browser.post("/api/auth/signup/", body, format="json", HTTP_X_CSRFTOKEN="a" * 32)
+    assert signup.status_code == 201
+
+
+def test_a_form_encoded_room_request_does_not_silently_drop_its_seats(alice) -> None:
+    client, _ = alice
+    response = client.post(
+        "/api/rooms/",
+        {"seats": '[{"kind": "human"}, {"kind": "cpu", "level": "easy"}]'},
+        format="multipart",
+    )
+    assert (response.status_code, error_of(response)["code"]) == (415, "unsupported_media_type")
+    assert not Room.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("exc", "status", "code", "headers"),
+    [
+        (Http404(), 404, "not_found", {}),
+        (DjangoPermissionDenied(), 403, "permission_denied", {}),
+        (exceptions.Throttled(wait=12), 429, "throttled", {"Retry-After": "12"}),
+        (RateLimited("Slow down.", retry_after=30), 429, "rate_limited", {"Retry-After": "30"}),
+        (ConflictError("stale_ply", "Reload.", field="ply"), 409, "stale_ply", {}),
+    ],
+)
+def test_one_handler_answers_every_known_error_in_the_error_shape(
+    exc: Exception, status: int, code: str, headers: dict
+) -> None:
+    response = api_exception_handler(exc, {})
+    assert (response.status_code, set(response.data), response.data["error"]["code"]) == (
+        status,
+        {"error"},
+        code,
+    )
+    assert {name: response[name] for name in headers} == headers
+
+
+def test_an_unknown_exception_is_left_to_be_a_server_error() -> None:
+    assert api_exception_handler(RuntimeError("bug"), {}) is None
+
+
+def test_an_anonymous_moderation_request_is_told_how_to_authenticate(guest: APIClient) -> None:
+    response = guest.get("/api/moderation/log/")
+    assert (response.status_code, response["WWW-Authenticate"]) == (401, "Token")
+    assert error_of(response)["code"] == "not_authenticated"

@@ -144,3 +144,23 @@ async def _guest_is_recognised_by_the_session_cookie() -> None:
     assert (await socket.connect())[0]
     assert (await receive_until(socket, "state"))["state"]["you"] == ["black", "white"]
     await socket.disconnect()
+
+
+def test_an_unknown_websocket_path_is_refused_not_a_server_error() -> None:
+    async def connect() -> tuple[bool, object]:
+        return await communicator("/ws/games/abc/").connect()
+
+    assert async_to_sync(connect)() == (False, 4404)
+
+
+def test_a_websocket_token_with_a_nul_byte_is_not_a_server_error(alice) -> None:
+    async_to_sync(_a_websocket_token_with_a_nul_byte_is_not_a_server_error)(alice)
+
+
+async def _a_websocket_token_with_a_nul_byte_is_not_a_server_error(alice) -> None:
+    _, player = await token_player(alice)
+    game_id = await new_local_game(player)
+    socket = communicator(f"/ws/games/{game_id}/", "%00")
+    assert (await socket.connect())[0]  # a spectator, as with any unknown token
+    assert (await receive_until(socket, "state"))["state"]["you"] == []
+    await socket.disconnect()

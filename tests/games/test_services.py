@@ -211,6 +211,21 @@ def test_resign_ends_the_game_for_the_player_to_move() -> None:
     assert_replays(game)
 
 
+@pytest.mark.parametrize(("anti", "winner"), [(False, "black"), (True, "red")])
+def test_a_resignation_with_three_players_ranks_the_others_by_the_variants_rule(
+    anti: bool, winner: str
+) -> None:
+    game = services.create_local_game(
+        player=ALICE, variant={"players": 3, "anti": anti}, undo_allowed=False
+    )
+    services.play_move(player=ALICE, game_id=game.pk, notation="d6", ply=0)
+    game = services.resign(player=ALICE, game_id=game.pk)  # white, to move, resigns
+    result = state(game)["result"]
+    assert result["discs"] == {"black": 3, "white": 1, "red": 1}
+    assert (result["resigned"], result["winner"], result["draw"]) == ("white", winner, False)
+    assert_replays(game)
+
+
 def test_room_fills_up_starts_and_refuses_a_taken_seat() -> None:
     room = services.create_room(
         player=ALICE,

@@ -178,3 +178,9 @@ def test_random_walls_reject_an_unknown_setting_as_a_variant_error() -> None:
     with pytest.raises(VariantError) as caught:
         Variant.with_random_blocked(3, 1, colour="black")
     assert caught.value.field == "colour"
+
+
+def test_leaders_have_the_most_discs_or_the_fewest_in_anti_reversi() -> None:
+    assert Variant().leaders({0: 30, 1: 34}) == [1]
+    assert Variant(anti=True).leaders({0: 30, 1: 34}) == [0]
+    assert Variant(players=3).leaders({2: 5, 0: 5}) == [0, 2]

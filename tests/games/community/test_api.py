@@ -93,7 +93,7 @@ def test_bad_comment_input_is_a_4xx_naming_the_field(api: APIClient, payload, fi
 def test_malformed_json_is_a_400(api: APIClient) -> None:
     response = api.post("/api/comments/", "{not json", content_type="application/json")
     assert response.status_code == 400
-    assert response.json()["error"]["code"] == "parse_error"
+    assert response.json()["error"]["code"] == "malformed_json"
 
 
 def test_comment_text_comes_back_as_plain_text(api: APIClient) -> None:
