@@ -148,3 +148,25 @@ def test_white_sees_the_same_view_and_reduced_motion_jumps_at_once(new_page) -> 
     a1 = page.locator('#board [data-square="a1"]').bounding_box()
     h8 = page.locator('#board [data-square="h8"]').bounding_box()
     assert a1["x"] < h8["x"] and a1["y"] < h8["y"]
+
+
+def test_pinch_zooms_the_3d_board(new_page) -> None:
+    page = new_page(viewport={"width": 375, "height": 740}, has_touch=True, is_mobile=True)
+    start_game(page, opponent="local")
+    page.get_by_label("3D board").check()
+    box = page.locator("#board").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    cdp = page.context.new_cdp_session(page)
+
+    def touch(kind: str, spread: float) -> None:
+        points = [{"x": x - spread, "y": y, "id": 1}, {"x": x + spread, "y": y, "id": 2}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    touch("touchStart", 20)
+    touch("touchMove", 25)
+    touch("touchMove", 30)  # fingers 1.5 times as far apart: 1.5 times the zoom
+    expect(page.locator("#board")).to_have_attribute("data-view", "45,0,1.20")
+    touch("touchMove", 80)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    expect(page.locator("#board")).to_have_attribute("data-view", "45,0,1.60")  # clamped
+    assert page.get_attribute("#game-app", "data-ply") == "0"
