@@ -7,7 +7,7 @@ game again and re-checks the ply, so a stale or repeated task does nothing.
 import logging
 
 from celery import shared_task
-from celery.signals import worker_process_init
+from celery.signals import worker_process_init, worker_ready
 
 from ai_worker.search import choose_move, warmup
 from games import selectors, services
@@ -22,6 +22,12 @@ logger = logging.getLogger(__name__)
 def warm_up_search(**kwargs: object) -> None:
     """Load the numba kernels in each worker process (from the cache ``make run`` builds)."""
     logger.info("numba kernels ready in %.2f s", warmup())
+
+
+@worker_ready.connect
+def requeue_stalled_cpu_turns(**kwargs: object) -> None:
+    """A starting worker queues again the CPU turns whose task was lost (e.g. while none ran)."""
+    logger.info("%d stalled CPU turns queued again", services.requeue_stalled_cpu_turns())
 
 
 @shared_task(soft_time_limit=SOFT_TIME_LIMIT, time_limit=HARD_TIME_LIMIT)

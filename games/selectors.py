@@ -3,7 +3,7 @@
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from ai_worker.engine import COLOR_NAMES, PASS, Board, Outcome, Variant
@@ -78,6 +78,18 @@ def hint_job(game_id: int, ply: int) -> SearchJob | None:
         return None
     board = Board.from_text(game.position)
     return SearchJob(position=game.position, board=board, level="strong", seed=game.seed + ply)
+
+
+def stalled_cpu_game_ids() -> list[int]:
+    """Active games with a CPU seat whose CPU was last queued ``CPU_TURN_STALLED_AFTER`` ago or
+    more (the candidates of ``cpu_turn_stalled``, which decides for each)."""
+    queued_long_ago = Q(cpu_queued_at__isnull=True) | Q(
+        cpu_queued_at__lt=timezone.now() - CPU_TURN_STALLED_AFTER
+    )
+    games = Game.objects.filter(
+        queued_long_ago, status=Game.Status.ACTIVE, seats__kind=Seat.Kind.CPU
+    )
+    return list(games.values_list("pk", flat=True).distinct().order_by("pk"))
 
 
 def cpu_turn_stalled(game: Game) -> bool:

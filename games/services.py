@@ -536,6 +536,14 @@ def requeue_stalled_cpu_turn(*, game_id: int) -> bool:
     return True
 
 
+def requeue_stalled_cpu_turns() -> int:
+    """The safety net for lost CPU tasks that nobody's reading of the game has noticed: queue the
+    CPU again in every game where its turn has stalled; returns how many were queued."""
+    return sum(
+        requeue_stalled_cpu_turn(game_id=game_id) for game_id in selectors.stalled_cpu_game_ids()
+    )
+
+
 def claim_guest_games(*, guest_id: str, user_id: int) -> int:
     """A guest who signs up keeps their games (G4): their seats and rooms move to the account."""
     with transaction.atomic():

@@ -163,6 +163,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "ColorEnum": ["black", "white", "red", "green"],
         "ColorOrRandomEnum": ["black", "white", "red", "green", "random"],
+        "GameModeEnum": ["cpu", "local", "room"],
     },
 }
 

@@ -11,8 +11,22 @@ from games.errors import ServiceError
 
 
 def error_body(code: str, message: str, field: str | None = None) -> dict:
-    """The error document: a machine-readable code, a human message, the field at fault."""
-    return {"error": {"code": code, "message": message, "field": field}}
+    """The error document: a machine-readable code, a human message, the field at fault.
+
+    Input echoed in the message or field (a lone surrogate is valid JSON but not UTF-8) is
+    written as an escape, so the answer can always be encoded.
+    """
+    return {
+        "error": {
+            "code": code,
+            "message": _encodable(message),
+            "field": None if field is None else _encodable(field),
+        }
+    }
+
+
+def _encodable(text: str) -> str:
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def api_exception_handler(exc: Exception, context: dict) -> Response | None:
@@ -32,8 +46,8 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
     response = exception_handler(exc, context)  # DRF's status, headers and rollback
-    if response is None or not isinstance(exc, exceptions.APIException):
-        return response
+    if response is None:  # not an APIException
+        return None
     if isinstance(exc, exceptions.ParseError):
         response.data = error_body("malformed_json", str(exc.detail))
     else:

@@ -1,7 +1,11 @@
 """Fixtures of the game-service tests: players as API clients (guests and accounts)."""
 
+from collections.abc import Iterator
+
 import pytest
+from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
+from django.utils import translation
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -11,6 +15,13 @@ from games.identity import Player
 # (white to move next), and a 9-move game where black wipes white out.
 BLACK_MUST_PASS = ["d3", "c3", "b3", "b2", "e6", "a3", "a1", "c1"]
 BLACK_WIPES_OUT = ["d3", "e3", "f6", "c4", "b3", "c3", "f3", "d6", "d7"]
+
+
+@pytest.fixture(autouse=True)
+def default_language() -> Iterator[None]:
+    """Every test starts in the site's language: a request in Japanese leaves it active."""
+    with translation.override(django_settings.LANGUAGE_CODE):
+        yield
 
 
 @pytest.fixture(autouse=True)

@@ -4,6 +4,7 @@ from datetime import timedelta
 
 import pytest
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.management import call_command
 from django.http import Http404
 from django.utils import timezone
 from rest_framework import exceptions
@@ -461,3 +462,29 @@ def test_an_anonymous_moderation_request_is_told_how_to_authenticate(guest: APIC
     response = guest.get("/api/moderation/log/")
     assert (response.status_code, response["WWW-Authenticate"]) == (401, "Token")
     assert error_of(response)["code"] == "not_authenticated"
+
+
+def test_the_schema_has_no_warnings(tmp_path) -> None:
+    schema = tmp_path / "schema.yaml"
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(schema))
+
+
+@pytest.mark.parametrize(
+    ("path", "raw_body"),
+    [
+        ("/api/games/", b'{"mode": "\\ud800"}'),
+        ("/api/games/", b'{"\\ud800": 1}'),
+        ("/api/rooms/", b'{"seats": [{"kind": "\\ud800"}, {"kind": "human"}]}'),
+        ("/api/games/", b'{"variant": {"\\udfff": 1}}'),
+        ("/api/ratings/", b'{"value": "good\\ud800"}'),
+        ("/api/comments/", b'{"text": "hi", "\\udfff": 1}'),
+    ],
+)
+def test_a_lone_surrogate_echoed_in_an_error_gets_a_json_400(
+    alice, path: str, raw_body: bytes
+) -> None:
+    client, _ = alice
+    client.raise_request_exception = False
+    response = client.generic("POST", path, raw_body, content_type="application/json")
+    assert response.status_code == 400
+    assert error_of(response)["field"]
