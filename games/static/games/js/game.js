@@ -2,6 +2,7 @@
 // websocket, and offers undo, hint, resign, play again, rematch and takeover.
 import { api } from "./api.js";
 import { BoardView } from "./board.js";
+import { BoardCamera, VIEWS } from "./board3d.js";
 import { colorName, errorText, t } from "./i18n.js";
 import { LiveGame } from "./live.js";
 import { getPref, setPref } from "./prefs.js";
@@ -324,6 +325,21 @@ dotsToggle.addEventListener("change", () => {
   setPref("dots", dotsToggle.checked);
   $("board").classList.toggle("dots", dotsToggle.checked);
 });
+
+const camera = new BoardCamera($("board-stage"), $("board"));
+const threeDToggle = $("three-d-toggle");
+function drawThreeD() {
+  camera.setEnabled(threeDToggle.checked);
+  show($("view-controls"), threeDToggle.checked);
+}
+threeDToggle.checked = getPref("board3d", false);
+drawThreeD();
+threeDToggle.addEventListener("change", () => {
+  setPref("board3d", threeDToggle.checked);
+  drawThreeD();
+});
+$("view-oblique").addEventListener("click", () => camera.setView(VIEWS.oblique));
+$("view-top-down").addEventListener("click", () => camera.setView(VIEWS.topDown));
 
 const soundToggle = $("sound-toggle");
 function drawSound() {
