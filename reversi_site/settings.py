@@ -125,7 +125,13 @@ CHANNEL_LAYERS = {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
         # redis-py 8 reads with a 5 s socket timeout by default, as long as the layer's blocking
         # receive waits: an idle websocket would fail every 5 s (django/channels_redis#422).
-        "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}]},
+        # Every consumer of one server process shares one Redis list, and group_send drops
+        # pushes silently once it holds `capacity` messages (100 by default): a server with
+        # dozens of open games lags that far behind in a burst.
+        "CONFIG": {
+            "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
+            "capacity": 5000,
+        },
     }
 }
 
