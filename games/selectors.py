@@ -59,6 +59,9 @@ class SearchJob:
     seed: int
 
 
+HINT_LEVEL = "strong"  # G2: the hint is the strong CPU's move
+
+
 def cpu_job(game_id: int, ply: int) -> SearchJob | None:
     """The CPU's search at ``ply``, or None when that turn is gone (stale or repeated task)."""
     game = Game.objects.filter(pk=game_id, ply=ply, status=Game.Status.ACTIVE).first()
@@ -77,7 +80,7 @@ def hint_job(game_id: int, ply: int) -> SearchJob | None:
     if game is None or not game.hint or game.hint["ply"] != ply or game.hint["move"]:
         return None
     board = Board.from_text(game.position)
-    return SearchJob(position=game.position, board=board, level="strong", seed=game.seed + ply)
+    return SearchJob(position=game.position, board=board, level=HINT_LEVEL, seed=game.seed + ply)
 
 
 def stalled_cpu_game_ids() -> list[int]:
@@ -104,6 +107,11 @@ def cpu_to_move(game: Game, board: Board) -> bool:
     if game.status != Game.Status.ACTIVE:
         return False
     return game.seats.all()[board.turn].kind == Seat.Kind.CPU
+
+
+def level_to_move(game: Game, board: Board) -> str:
+    """The CPU level of the seat to move in ``board`` (on a CPU's turn)."""
+    return game.seats.all()[board.turn].level
 
 
 def outcome_result(board: Board) -> dict:

@@ -13,6 +13,7 @@ from datetime import timedelta
 from asgiref.sync import async_to_sync
 from celery import current_app
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.contrib.auth.signals import user_logged_in
 from django.db import transaction
 from django.dispatch import receiver
@@ -433,7 +434,7 @@ def request_hint(*, player: Player, game_id: int) -> Game:
             return game
         game.hint = {"ply": game.ply, "move": None}
         game.hint_count += 1
-        _send_task(HINT_TASK, game)
+        _send_task(HINT_TASK, game, selectors.HINT_LEVEL)
         _publish(game, "hint", board)
     return game
 
@@ -531,7 +532,8 @@ def requeue_stalled_cpu_turn(*, game_id: int) -> bool:
         if not selectors.cpu_turn_stalled(game):
             return False
         game.cpu_queued_at = timezone.now()
-        _send_task(CPU_MOVE_TASK, game)
+        board = Board.from_text(game.position)
+        _send_task(CPU_MOVE_TASK, game, selectors.level_to_move(game, board))
         game.save(update_fields=["cpu_queued_at"])
     return True
 
@@ -588,16 +590,23 @@ def _require_active(game: Game) -> None:
         raise GameError("waiting_for_players", "The game starts when every seat is taken.")
 
 
-def _send_task(name: str, game: Game) -> None:
+# Redis broker priorities, 0 served first: a quick easy or normal reply never waits in the CPU
+# queue behind strong searches of 1.5 s. A game has at most one CPU task in flight, so a strong
+# game waits only for the quick tasks already queued, never starves.
+TASK_PRIORITY_BY_LEVEL = {"easy": 0, "normal": 3, "strong": 6}
+
+
+def _send_task(name: str, game: Game, level: str) -> None:
     game_id, ply = game.pk, game.ply
-    transaction.on_commit(lambda: current_app.send_task(name, args=(game_id, ply)))
+    options = {"queue": settings.CELERY_CPU_QUEUE, "priority": TASK_PRIORITY_BY_LEVEL[level]}
+    transaction.on_commit(lambda: current_app.send_task(name, args=(game_id, ply), **options))
 
 
 def _publish(game: Game, kind: str, board: Board) -> None:
     """Save the game, queue the CPU when it is to move, and push the new state on commit."""
     if selectors.cpu_to_move(game, board):
         game.cpu_queued_at = timezone.now()
-        _send_task(CPU_MOVE_TASK, game)
+        _send_task(CPU_MOVE_TASK, game, selectors.level_to_move(game, board))
     game.version += 1
     game.save()
     event = {

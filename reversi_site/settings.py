@@ -145,9 +145,9 @@ CELERY_WORKER_PROC_ALIVE_TIMEOUT = 120
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# CPU moves and hints have their own queue; a test's worker may take a private one.
+# CPU moves and hints go to their own queue (games.services sends them there, with a priority
+# per level); a test's worker may take a private one.
 CELERY_CPU_QUEUE = os.environ.get("CELERY_CPU_QUEUE", "cpu")
-CELERY_TASK_ROUTES = {"ai_worker.tasks.*": {"queue": CELERY_CPU_QUEUE}}
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -1,9 +1,11 @@
 """Services: every write path keeps the move record replayable to the stored position."""
 
 import random
+import uuid
 from datetime import timedelta
 
 import pytest
+from celery import current_app
 from django.utils import timezone
 
 from ai_worker import tasks
@@ -387,3 +389,28 @@ def test_cpu_play_replays_for_the_same_game_seed() -> None:
             services.play_move(player=ALICE, game_id=game.pk, notation=reply, ply=ply + 1)
     assert state(games[0])["moves"] == state(games[1])["moves"]
     assert_replays(games[0])
+
+
+@pytest.mark.django_db
+def test_quick_cpu_levels_are_served_before_strong_searches(
+    settings, django_capture_on_commit_callbacks
+) -> None:
+    settings.CELERY_CPU_QUEUE = f"cpu-test-{uuid.uuid4().hex}"  # no worker takes these tasks
+    games = {}
+    with django_capture_on_commit_callbacks(execute=True):
+        for level in ("strong", "normal", "easy"):  # queued slowest first; the CPU plays black
+            games[level] = services.create_cpu_game(
+                player=ALICE, variant={}, level=level, color="white", undo_allowed=False
+            )
+    served = []
+    with current_app.connection_for_read() as connection:
+        queue = connection.SimpleQueue(settings.CELERY_CPU_QUEUE)
+        try:
+            for _ in games:
+                message = queue.get(timeout=5)  # in the order a worker takes them
+                args, _kwargs, _embed = message.decode()
+                served.append(args[0])
+                message.ack()
+        finally:
+            queue.close()
+    assert served == [games["easy"].pk, games["normal"].pk, games["strong"].pk]
