@@ -11,11 +11,13 @@ import subprocess
 import sys
 import time
 import urllib.request
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
 import pytest
+import redis
 from django.conf import settings
 from django.db import connection
 from playwright.sync_api import Browser, Page, sync_playwright
@@ -126,22 +128,17 @@ def server_sql(server_database: str):
 
 def _serve(database: str) -> Iterator[str]:
     port = _free_port()
+    # A private CPU queue: a worker of another checkout or of `make run` on the same Redis
+    # database never takes these tasks, and no earlier run left tasks in it.
+    cpu_queue = f"cpu-browser-{uuid.uuid4().hex}"
     env = os.environ | {
         "POSTGRES_DB": database,
+        "CELERY_CPU_QUEUE": cpu_queue,
         "DJANGO_DEBUG": "1",
         "PYTHONUNBUFFERED": "1",
     }
     logs = ROOT / "test-artifacts"
     logs.mkdir(exist_ok=True)
-    # Tasks left over from an earlier run go before the worker starts (a worker's own --purge
-    # could also drop the first tasks of this run, sent while it was still starting).
-    subprocess.run(
-        [sys.executable, "-m", "celery", "-A", "reversi_site", "purge", "-f", "-Q", "celery,cpu"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        capture_output=True,
-    )
     with (logs / "daphne.log").open("w") as web_log, (logs / "worker.log").open("w") as worker_log:
         web = subprocess.Popen(
             [
@@ -168,7 +165,7 @@ def _serve(database: str) -> Iterator[str]:
                 "reversi_site",
                 "worker",
                 "--pool=solo",
-                "--queues=celery,cpu",
+                f"--queues={cpu_queue}",
                 "--without-gossip",
                 "--without-mingle",
                 "--loglevel=WARNING",
@@ -185,6 +182,10 @@ def _serve(database: str) -> Iterator[str]:
         finally:
             _stop(worker)
             _stop(web)
+            store = redis.Redis.from_url(settings.REDIS_URL)
+            for pattern in (f"{cpu_queue}*", f"_kombu.binding*.{cpu_queue}"):
+                for key in store.scan_iter(match=pattern):
+                    store.delete(key)
 
 
 @pytest.fixture(scope="package")
