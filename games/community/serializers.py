@@ -2,8 +2,6 @@
 
 from rest_framework import serializers
 
-from games.api.errors import ErrorDetailSerializer, ErrorSerializer
-from games.api.serializers import StrictSerializer
 from games.community.models import RatingValue
 from games.community.selectors import BUG_REPORT_FILTERS, COMMENT_QUEUES
 from games.community.text_rules import (
@@ -11,6 +9,7 @@ from games.community.text_rules import (
     COMMENT_MAX_LENGTH,
     REASON_MAX_LENGTH,
 )
+from games.shared.api import StrictSerializer
 
 
 def _text_field(help_text: str) -> serializers.CharField:
@@ -143,13 +142,3 @@ class ModerationLogEntrySerializer(serializers.Serializer):
     bug_report = serializers.IntegerField(source="bug_report_id", allow_null=True)
     reason = serializers.CharField()
     created_at = serializers.DateTimeField()
-
-
-class CommunityErrorDetailSerializer(ErrorDetailSerializer):
-    """The error detail, as a schema component of its own for the community API."""
-
-
-class CommunityErrorSerializer(ErrorSerializer):
-    """Every community error: ``{"error": {"code", "message", "field"}}``."""
-
-    error = CommunityErrorDetailSerializer()

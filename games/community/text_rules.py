@@ -13,8 +13,6 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from django.utils.translation import gettext_lazy as _
-
 from games.community.errors import RuleViolation
 
 COMMENT_MAX_LENGTH = 1000
@@ -117,20 +115,11 @@ def clean_text(text: str) -> str:
 def check_length(text: str, *, field: str, max_length: int, max_lines: int | None = None) -> None:
     """Reject an empty text, or one over ``max_length`` characters or ``max_lines`` lines."""
     if not text:
-        raise RuleViolation("empty", _("Please write something first."), field=field)
+        raise RuleViolation("empty", field=field)
     if len(text) > max_length:
-        raise RuleViolation(
-            "too_long",
-            _("Too long: at most %(limit)d characters (this one has %(length)d).")
-            % {"limit": max_length, "length": len(text)},
-            field=field,
-        )
+        raise RuleViolation("too_long", field=field, limit=max_length, length=len(text))
     if max_lines is not None and text.count("\n") >= max_lines:
-        raise RuleViolation(
-            "too_many_lines",
-            _("Too many lines: at most %(limit)d.") % {"limit": max_lines},
-            field=field,
-        )
+        raise RuleViolation("too_many_lines", field=field, limit=max_lines)
 
 
 def check_comment_text(text: str, *, field: str = "text") -> None:
@@ -138,51 +127,20 @@ def check_comment_text(text: str, *, field: str = "text") -> None:
     check_length(text, field=field, max_length=COMMENT_MAX_LENGTH, max_lines=COMMENT_MAX_LINES)
     variants = _normalised_variants(text)
     if any(p.search(v) for v in variants for p in _EMAIL_PATTERNS):
-        raise RuleViolation(
-            "email_not_allowed",
-            _("E-mail addresses are not allowed (rule: no contact details)."),
-            field=field,
-        )
+        raise RuleViolation("email_not_allowed", field=field)
     if any(p.search(v) for v in variants for p in _URL_PATTERNS):
-        raise RuleViolation(
-            "url_not_allowed",
-            _("Links and web addresses are not allowed (rule: no URLs, in any spelling)."),
-            field=field,
-        )
+        raise RuleViolation("url_not_allowed", field=field)
     if any(_has_phone_number(v) for v in variants):
-        raise RuleViolation(
-            "phone_not_allowed",
-            _("Phone numbers are not allowed (rule: no contact details)."),
-            field=field,
-        )
+        raise RuleViolation("phone_not_allowed", field=field)
     if any(_ADDRESS.search(v) for v in variants):
-        raise RuleViolation(
-            "address_not_allowed",
-            _("Addresses are not allowed (rule: no real names, schools or addresses)."),
-            field=field,
-        )
+        raise RuleViolation("address_not_allowed", field=field)
     if any(_SCHOOL.search(v) for v in variants):
-        raise RuleViolation(
-            "school_not_allowed",
-            _(
-                "Names of schools and classes are not allowed (rule: no real names, schools or "
-                "addresses)."
-            ),
-            field=field,
-        )
+        raise RuleViolation("school_not_allowed", field=field)
     if any(_MESSENGER.search(v) for v in variants):
-        raise RuleViolation(
-            "contact_not_allowed",
-            _("Messenger and social media IDs are not allowed (rule: no contact details)."),
-            field=field,
-        )
+        raise RuleViolation("contact_not_allowed", field=field)
     word = find_blocked_word(text)
     if word is not None:
-        raise RuleViolation(
-            "blocked_word",
-            _("The word “%(word)s” is not allowed (rule: no abusive words).") % {"word": word},
-            field=field,
-        )
+        raise RuleViolation("blocked_word", field=field, word=word)
 
 
 def normalise(text: str) -> str:

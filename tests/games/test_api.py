@@ -3,18 +3,12 @@
 from datetime import timedelta
 
 import pytest
-from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.management import call_command
-from django.http import Http404
 from django.utils import timezone
-from rest_framework import exceptions
 from rest_framework.test import APIClient
 
 from games import selectors
-from games.api.errors import api_exception_handler
-from games.community.errors import RateLimited
 from games.models import Game, Room, Seat
-from games.services import ConflictError
 
 pytestmark = pytest.mark.django_db
 
@@ -32,54 +26,6 @@ def move(client: APIClient, game: dict, notation: str, ply: int | None = None):
 
 def error_of(response) -> dict:
     return response.json()["error"]
-
-
-def test_signup_token_and_me(guest: APIClient) -> None:
-    response = guest.post(
-        "/api/auth/signup/", {"username": "carol", "password": "pale blue hills"}, format="json"
-    )
-    assert response.status_code == 201
-    token = response.json()["token"]
-    again = guest.post("/api/auth/token/", {"username": "carol", "password": "pale blue hills"})
-    assert again.json() == {"token": token}
-    client = APIClient()
-    assert client.get("/api/me/").json()["guest"] is True
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
-    assert client.get("/api/me/").json()["username"] == "carol"
-
-
-@pytest.mark.parametrize(
-    ("body", "code", "field"),
-    [
-        ({"username": "alice", "password": "pale blue hills"}, "username_taken", "username"),
-        ({"username": "dave", "password": "123"}, "weak_password", "password"),
-        ({"username": "dave"}, "required", "password"),
-        (
-            {"username": "dave", "password": "pale blue hills", "email": "x"},
-            "unknown_field",
-            "email",
-        ),
-    ],
-)
-def test_signup_errors_name_the_field(alice, guest: APIClient, body, code, field) -> None:
-    response = guest.post("/api/auth/signup/", body, format="json")
-    assert response.status_code == 400
-    assert (error_of(response)["code"], error_of(response)["field"]) == (code, field)
-
-
-def test_signup_refuses_a_username_the_site_itself_would_reject(guest: APIClient) -> None:
-    response = guest.post(
-        "/api/auth/signup/",
-        {"username": "a b/c <x>", "password": "a long passphrase"},
-        format="json",
-    )
-    assert response.status_code == 400
-    assert error_of(response)["field"] == "username"
-
-
-def test_wrong_password_gets_no_token(alice, guest: APIClient) -> None:
-    response = guest.post("/api/auth/token/", {"username": "alice", "password": "nope"})
-    assert (response.status_code, error_of(response)["code"]) == (400, "invalid_credentials")
 
 
 def test_game_state_document(alice) -> None:
@@ -430,32 +376,6 @@ def test_a_form_encoded_room_request_does_not_silently_drop_its_seats(alice) -> 
     )
     assert (response.status_code, error_of(response)["code"]) == (415, "unsupported_media_type")
     assert not Room.objects.exists()
-
-
-@pytest.mark.parametrize(
-    ("exc", "status", "code", "headers"),
-    [
-        (Http404(), 404, "not_found", {}),
-        (DjangoPermissionDenied(), 403, "permission_denied", {}),
-        (exceptions.Throttled(wait=12), 429, "throttled", {"Retry-After": "12"}),
-        (RateLimited("Slow down.", retry_after=30), 429, "rate_limited", {"Retry-After": "30"}),
-        (ConflictError("stale_ply", "Reload.", field="ply"), 409, "stale_ply", {}),
-    ],
-)
-def test_one_handler_answers_every_known_error_in_the_error_shape(
-    exc: Exception, status: int, code: str, headers: dict
-) -> None:
-    response = api_exception_handler(exc, {})
-    assert (response.status_code, set(response.data), response.data["error"]["code"]) == (
-        status,
-        {"error"},
-        code,
-    )
-    assert {name: response[name] for name in headers} == headers
-
-
-def test_an_unknown_exception_is_left_to_be_a_server_error() -> None:
-    assert api_exception_handler(RuntimeError("bug"), {}) is None
 
 
 def test_an_anonymous_moderation_request_is_told_how_to_authenticate(guest: APIClient) -> None:
