@@ -4,6 +4,8 @@ from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -408,3 +410,18 @@ def test_a_lone_surrogate_echoed_in_an_error_gets_a_json_400(
     response = client.generic("POST", path, raw_body, content_type="application/json")
     assert response.status_code == 400
     assert error_of(response)["field"]
+
+
+def test_listing_games_runs_the_same_queries_for_any_number_of_games(alice) -> None:
+    client, _ = alice
+    counts = []
+    for _ in range(3):
+        create(client, mode="cpu")
+        create(client, mode="local")
+        client.post("/api/rooms/", {}, format="json")
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get("/api/games/")
+        assert response.status_code == 200
+        counts.append((len(response.json()["games"]), len(queries)))
+    assert [listed for listed, _ in counts] == [3, 6, 9]
+    assert len({queries for _, queries in counts}) == 1, counts
