@@ -1,6 +1,6 @@
 """The REST API: status codes, the game state document and one error shape for bad input."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from django.core.management import call_command
@@ -35,7 +35,7 @@ def test_game_state_document(alice) -> None:
     game = create(client, mode="local", undo=True)
     assert game["url"] == f"/play/{game['id']}/"
     assert (game["status"], game["ply"], game["to_move"]) == ("active", 0, "black")
-    assert sorted(game["legal_moves"]) == ["c4", "d3", "e6", "f5"]
+    assert game["legal_moves"] == {"c4": ["d4"], "d3": ["d4"], "e6": ["e5"], "f5": ["e5"]}
     assert game["board"][3] == "---OX---"
     assert game["discs"] == {"black": 2, "white": 2}
     assert game["you"] == ["black", "white"]
@@ -52,6 +52,8 @@ def test_game_state_document(alice) -> None:
     assert state["moves"] == ["f5"]
     for key in ("pass_notice", "result", "undo", "hints", "seats", "empties", "variant"):
         assert key in state
+    assert timezone.now() - datetime.fromisoformat(state["server_time"]) < timedelta(minutes=1)
+    assert [seat["takeover_at"] for seat in state["seats"]] == [None, None]  # not a room
     assert APIClient().get(f"/api/games/{game['id']}/").json()["you"] == []  # a spectator
 
 
@@ -255,6 +257,22 @@ def test_multiplayer_room_with_a_cpu_seat(alice, bob) -> None:
     other, _ = bob
     joined = other.post(f"/api/rooms/{room['code']}/join/", {}, format="json").json()
     assert (joined["state"], joined["game"]["you"]) == ("playing", ["red"])
+
+
+def test_a_room_tells_when_the_cpu_may_take_an_absent_seat(alice, bob) -> None:
+    creator, _ = alice
+    joiner, _ = bob
+    room = creator.post("/api/rooms/", {}, format="json").json()
+    joiner.post(f"/api/rooms/{room['code']}/join/", {}, format="json")
+    left = timezone.now() - timedelta(seconds=30)
+    Seat.objects.filter(game_id=room["game"]["id"], color=1).update(absent_since=left)
+    state = creator.get(f"/api/games/{room['game']['id']}/").json()
+    white = state["seats"][1]
+    assert datetime.fromisoformat(white["takeover_at"]) == left + timedelta(minutes=2)
+    response = creator.post(
+        f"/api/games/{room['game']['id']}/takeover/", {"color": "white"}, format="json"
+    )
+    assert (response.status_code, error_of(response)["code"]) == (400, "player_recently_left")
 
 
 def test_takeover_endpoint_refuses_a_present_player(alice, bob) -> None:
