@@ -3,10 +3,11 @@
 import pytest
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
+from django.utils import translation
 from rest_framework import exceptions
 
 from games.shared.api import api_exception_handler
-from games.shared.errors import Conflict, RateLimited
+from games.shared.errors import MESSAGES, Conflict, RateLimited
 
 
 @pytest.mark.parametrize(
@@ -38,3 +39,53 @@ def test_one_handler_answers_every_known_error_in_the_error_shape(
 
 def test_an_unknown_exception_is_left_to_be_a_server_error() -> None:
     assert api_exception_handler(RuntimeError("bug"), {}) is None
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "stale_ply", "unknown_game"),
+    [
+        (
+            "en",
+            "The game is at move 0, not 5: reload the game.",
+            "This game or room does not exist.",
+        ),
+        (
+            "ja",
+            "対局は 5 手目ではなく 0 手目です。読み込み直してください。",
+            "この対局またはルームはありません。",
+        ),
+        ("ru", "Партия на ходу 0, а не 5: обновите страницу.", "Такой партии или комнаты нет."),
+    ],
+)
+def test_errors_come_in_the_language_the_client_asks_for(
+    guest, language: str, stale_ply: str, unknown_game: str
+) -> None:
+    game = guest.post("/api/games/", {"mode": "local"}, format="json").json()
+    headers = {"HTTP_ACCEPT_LANGUAGE": language}
+    stale = guest.post(
+        f"/api/games/{game['id']}/moves/", {"move": "f5", "ply": 5}, format="json", **headers
+    )
+    missing = guest.get("/api/games/999999/", **headers)
+    assert stale.json()["error"]["message"] == stale_ply
+    assert missing.json()["error"]["message"] == unknown_game
+
+
+@pytest.mark.django_db
+def test_a_colour_in_an_error_is_named_in_the_clients_language(guest) -> None:
+    game = guest.post("/api/games/", {"mode": "cpu", "color": "white"}, format="json").json()
+    body = {"move": "f5", "ply": game["ply"]}
+    answer = guest.post(
+        f"/api/games/{game['id']}/moves/", body, format="json", HTTP_ACCEPT_LANGUAGE="ja"
+    ).json()
+    assert game["to_move"] == "black"  # the CPU's move is queued, not played, in this test
+    assert answer["error"]["message"] == "あなたの番ではありません。黒の番です。"
+
+
+def test_every_error_code_has_a_message_in_japanese_and_russian() -> None:
+    with translation.override("en"):
+        english = {code: str(message) for code, message in MESSAGES.items()}
+    for language in ("ja", "ru"):
+        with translation.override(language):
+            same = [code for code, message in MESSAGES.items() if str(message) == english[code]]
+        assert same == [], language
