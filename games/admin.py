@@ -12,14 +12,20 @@ from games.shared.admin import ReadOnlyAdmin
 
 class SeatInline(ReadOnlyAdmin, admin.TabularInline):
     model = Seat
-    fields = ["color", "kind", "level", "user", "guest_id", "connections", "absent_since"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "color",
+        "kind",
+        "level",
+        "user",
+        "guest_id",
+        "connections",
+        "absent_since",
+    )
 
 
 class MoveInline(ReadOnlyAdmin, admin.TabularInline):
     model = Move
-    fields = ["ply", "notation", "color", "flipped", "created_at"]
-    readonly_fields = fields
+    fields = readonly_fields = ("ply", "notation", "color", "flipped", "created_at")
 
 
 @admin.register(Game)

@@ -126,4 +126,4 @@ class Room(models.Model):
             Game.Status.WAITING: "open",
             Game.Status.ACTIVE: "playing",
             Game.Status.FINISHED: "finished",
-        }[self.game.status]
+        }[Game.Status(self.game.status)]

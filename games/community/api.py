@@ -140,7 +140,7 @@ class ModeratorAPIView(APIView):
 
     def paginated(self, queryset: Any, serializer_class: type, request: Request) -> Response:
         paginator = self.pagination_class()
-        page = paginator.paginate_queryset(queryset, request, view=self)
+        page: list[Any] | None = paginator.paginate_queryset(queryset, request, view=self)
         return paginator.get_paginated_response(serializer_class(page, many=True).data)
 
 

@@ -49,7 +49,8 @@ class CommentSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     text = serializers.CharField()
     author = serializers.CharField(source="user.username", allow_null=True, default=None)
-    parent = serializers.IntegerField(source="parent_id", allow_null=True)
+    # A field named like DRF's ``Field.parent`` attribute (the metaclass takes it off the class).
+    parent = serializers.IntegerField(source="parent_id", allow_null=True)  # type: ignore[assignment]
     created_at = serializers.DateTimeField()
 
 
@@ -64,7 +65,7 @@ class CommentInputSerializer(StrictSerializer):
         f"1-{COMMENT_MAX_LENGTH} characters; no URLs, e-mail addresses, phone numbers, "
         "messenger IDs or blocked words."
     )
-    parent = serializers.IntegerField(
+    parent = serializers.IntegerField(  # type: ignore[assignment]  # a field, not Field.parent
         allow_null=True,
         required=False,
         default=None,

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db import connection, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -165,13 +165,13 @@ COMMENT_ACTIONS_BY_SLUG = {
 
 
 def moderate_comment(
-    *, moderator: AbstractBaseUser, comment_id: int, action: str, reason: str
+    *, moderator: AbstractBaseUser | AnonymousUser, comment_id: int, action: str, reason: str
 ) -> Comment:
     """Hide, delete, restore a comment, or dismiss its reports; logged with the reason.
 
     Every action marks the comment's open reports as reviewed.
     """
-    _require_moderator(moderator)
+    moderator = _require_moderator(moderator)
     reason = _checked_reason(reason)
     if action not in _COMMENT_TRANSITIONS:
         raise ServiceError("invalid_action", field="action")
@@ -195,10 +195,10 @@ def moderate_comment(
 
 
 def resolve_bug_report(
-    *, moderator: AbstractBaseUser, bug_report_id: int, reason: str
+    *, moderator: AbstractBaseUser | AnonymousUser, bug_report_id: int, reason: str
 ) -> BugReport:
     """Mark an open bug report resolved; logged with the reason."""
-    _require_moderator(moderator)
+    moderator = _require_moderator(moderator)
     reason = _checked_reason(reason)
     with transaction.atomic():
         report = _locked_bug_report(bug_report_id)
@@ -215,10 +215,10 @@ def resolve_bug_report(
 
 
 def add_bug_report_note(
-    *, moderator: AbstractBaseUser, bug_report_id: int, text: str
+    *, moderator: AbstractBaseUser | AnonymousUser, bug_report_id: int, text: str
 ) -> BugReportNote:
     """Add a moderator's note to a bug report; the note is logged as the reason."""
-    _require_moderator(moderator)
+    moderator = _require_moderator(moderator)
     text = clean_text(text)
     check_length(text, field="text", max_length=BUG_REPORT_MAX_LENGTH)
     with transaction.atomic():
@@ -228,9 +228,11 @@ def add_bug_report_note(
         return note
 
 
-def _require_moderator(user: AbstractBaseUser) -> None:
-    if not is_moderator(user):
+def _require_moderator(user: AbstractBaseUser | AnonymousUser) -> User:
+    """The user, when they moderate; ``Forbidden`` otherwise."""
+    if not isinstance(user, User) or not is_moderator(user):
         raise Forbidden("not_moderator")
+    return user
 
 
 def _checked_reason(reason: str) -> str:
@@ -240,7 +242,7 @@ def _checked_reason(reason: str) -> str:
 
 
 def _log(
-    moderator: AbstractBaseUser,
+    moderator: User,
     action: str,
     reason: str,
     *,

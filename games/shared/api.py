@@ -51,16 +51,16 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
-    response = exception_handler(exc, context)  # DRF's status, headers and rollback
-    if response is None or not isinstance(exc, exceptions.APIException):
+    answer = exception_handler(exc, context)  # DRF's status, headers and rollback
+    if answer is None or not isinstance(exc, exceptions.APIException):
         return None
     if isinstance(exc, exceptions.ParseError):
-        response.data = error_body("malformed_json", str(exc.detail))
+        answer.data = error_body("malformed_json", str(exc.detail))
     else:
         field, detail = _first_error(exc.detail)
         code = getattr(detail, "code", None) or exc.default_code
-        response.data = error_body(str(code), str(detail), field)
-    return response
+        answer.data = error_body(str(code), str(detail), field)
+    return answer
 
 
 def _first_error(detail: object, path: tuple[str, ...] = ()) -> tuple[str | None, object]:
@@ -130,7 +130,7 @@ class ShapeSerializer(serializers.Serializer[Any]):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        fields = set(cls._declared_fields)  # type: ignore[attr-defined]
+        fields = set(cls._declared_fields)
         keys = set(get_type_hints(cls.shape))
         if fields != keys:
             raise TypeError(

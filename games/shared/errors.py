@@ -154,6 +154,6 @@ class RateLimited(ServiceError):
 
     status_code = 429
 
-    def __init__(self, *, retry_after: int, **params: object) -> None:
-        super().__init__("rate_limited", **params)
+    def __init__(self, *, retry_after: int, count: int, seconds: int) -> None:
+        super().__init__("rate_limited", count=count, seconds=seconds)
         self.retry_after = retry_after
