@@ -293,7 +293,7 @@ class Board:
 
     def _placing(self, occupied: int) -> bool:
         centre = self._geometry.centre
-        return self.variant.opening == "free" and occupied & centre != centre
+        return self.variant.opening_rules.placement and occupied & centre != centre
 
     def _others(self) -> int:
         return self._occupied() & ~self._discs[self.turn]
