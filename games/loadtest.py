@@ -29,7 +29,8 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.typing import Origin
 
-LEVELS = ("easy", "normal", "strong")
+from ai_worker.levels import LEVELS
+
 STAGGER = 0.05
 
 

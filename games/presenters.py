@@ -193,8 +193,8 @@ def legal_moves(board: Board) -> dict[str, list[str]]:
     """Each legal move of the player to move with the discs it flips, nearest first (a pass is
     never listed: the services play passes themselves)."""
     return {
-        str(move): [str(square) for square in board.flips_for(move)]
-        for move in board.legal_moves
+        str(move): [str(square) for square in flips]
+        for move, flips in board.legal_moves_with_flips().items()
         if not move.is_pass
     }
 

@@ -6,9 +6,10 @@ from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from ai_worker.engine import COLOR_NAMES, Board, Variant
+from ai_worker.levels import HINT_LEVEL
 from games.identity import Player
 from games.models import Game, Room, Seat
-from games.policy import CPU_TURN_STALLED_AFTER, HINT_LEVEL
+from games.policy import CPU_TURN_STALLED_AFTER
 from games.shared.errors import NotFound
 
 SEATS = Prefetch("seats", queryset=Seat.objects.select_related("user"))

@@ -10,11 +10,12 @@ games (a table draw and the leader-takes-all result do not map onto one pairwise
 
 from django.db import transaction
 
+from ai_worker.levels import EASY, NORMAL, STRONG
 from games.accounts.models import PlayerRating, RatingChange
 from games.public import FinishedGame, FinishedSeat
 
 K_FACTOR = 32
-CPU_RATINGS = {"easy": 1000, "normal": 1500, "strong": 2000}
+CPU_RATINGS = {EASY: 1000, NORMAL: 1500, STRONG: 2000}
 
 
 def expected_score(rating: int, opponent_rating: int) -> float:

@@ -6,9 +6,9 @@ from typing import Any
 from rest_framework import serializers
 
 from ai_worker.engine import COLOR_NAMES
+from ai_worker.levels import DEFAULT_LEVEL, LEVELS
 from games import presenters
 from games.models import Game, Seat
-from games.policy import LEVELS
 from games.shared.api import ShapeSerializer, StrictSerializer
 
 
@@ -21,7 +21,7 @@ class VariantField(serializers.DictField):
 
 class GameCreateSerializer(StrictSerializer):
     mode = serializers.ChoiceField(choices=["cpu", "local"], default="cpu")
-    level = serializers.ChoiceField(choices=LEVELS, default="normal")
+    level = serializers.ChoiceField(choices=LEVELS, default=DEFAULT_LEVEL)
     color = serializers.ChoiceField(choices=[*COLOR_NAMES, "random"], default="black")
     undo = serializers.BooleanField(default=True)
     variant = VariantField()
@@ -38,7 +38,7 @@ class MoveSerializer(StrictSerializer):
 
 class TakeoverSerializer(StrictSerializer):
     color = serializers.ChoiceField(choices=COLOR_NAMES, help_text="the absent player's seat")
-    level = serializers.ChoiceField(choices=LEVELS, default="normal")
+    level = serializers.ChoiceField(choices=LEVELS, default=DEFAULT_LEVEL)
 
 
 class SeatSerializer(StrictSerializer):
@@ -47,7 +47,7 @@ class SeatSerializer(StrictSerializer):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["kind"] == Seat.Kind.CPU:
-            attrs.setdefault("level", "normal")
+            attrs.setdefault("level", DEFAULT_LEVEL)
         elif "level" in attrs:
             raise serializers.ValidationError(
                 {"level": serializers.ErrorDetail("Only a CPU seat has a level.", code="invalid")}

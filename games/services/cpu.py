@@ -5,7 +5,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from ai_worker.engine import COLOR_NAMES, Board
-from games import policy, selectors
+from ai_worker.levels import HINT_LEVEL
+from games import selectors
 from games.identity import Player
 from games.models import Game
 from games.services import events, games, steps
@@ -43,7 +44,7 @@ def request_hint(*, player: Player, game_id: int) -> Game:
             return game
         game.hint = {"ply": game.ply, "move": None}
         game.hint_count += 1
-        events.send_search(task=events.HINT_TASK, game=game, level=policy.HINT_LEVEL)
+        events.send_search(task=events.HINT_TASK, game=game, level=HINT_LEVEL)
         steps.commit(game=game, board=board, kind="hint", fields=("hint", "hint_count"))
     return game
 
