@@ -3,17 +3,54 @@ the engine) and the output shapes of ``games.presenters`` for the schema."""
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from ai_worker.engine import COLOR_NAMES
+from ai_worker.engine import COLOR_NAMES, Variant
 from ai_worker.levels import DEFAULT_LEVEL, LEVELS
 from games import presenters
 from games.models import Game, Seat
 from games.shared.api import ShapeSerializer, StrictSerializer
 
 
+def _setting_field(name: str, setting: dict[str, Any]) -> serializers.Field:
+    """The schema of one variant setting of ``Variant.choices()``."""
+    facts = {"default": setting["default"], "required": False}
+    allowed = setting.get("players")
+    if allowed:
+        facts["help_text"] = f"only with {', '.join(map(str, allowed))} players"
+    if "choices" in setting:
+        values = [choice["value"] for choice in setting["choices"]]
+        limits = [
+            f"{choice['value']} with {', '.join(map(str, choice['players']))} players"
+            for choice in setting["choices"]
+            if "players" in choice
+        ]
+        if limits:
+            facts["help_text"] = "; ".join(limits)
+        return serializers.ChoiceField(choices=values, **facts)
+    if isinstance(setting["default"], bool):
+        return serializers.BooleanField(**facts)
+    if "min" in setting:
+        return serializers.IntegerField(min_value=setting["min"], max_value=setting["max"], **facts)
+    facts["help_text"] = 'a list of squares (["c3", "f6"]) or a count of random walls'
+    return serializers.JSONField(**facts)
+
+
+VariantSchema = type(
+    "Variant",
+    (serializers.Serializer,),
+    {
+        "__doc__": "A game's rules; every key is optional (the engine's registry gives the "
+        "choices, and the engine checks the combination).",
+        **{name: _setting_field(name, setting) for name, setting in Variant.choices().items()},
+    },
+)
+
+
+@extend_schema_field(VariantSchema)
 class VariantField(serializers.DictField):
-    """The variant object (players, board, opening, anti, blocked, handicap, handicap_color)."""
+    """The variant object, checked by the engine (``games.services.games.parse_variant``)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(default=dict, **kwargs)
@@ -151,7 +188,7 @@ class GameStateSerializer(ShapeSerializer):
     id = serializers.IntegerField()
     url = serializers.CharField(help_text="the page where the game is played")
     mode = serializers.ChoiceField(choices=Game.Mode.values)
-    variant = serializers.DictField()
+    variant = VariantSchema()
     status = serializers.ChoiceField(choices=Game.Status.values)
     ply = serializers.IntegerField()
     version = serializers.IntegerField(help_text="grows with every change")

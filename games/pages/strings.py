@@ -3,11 +3,10 @@
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from games.pages.labels import LABELS
+
 CLIENT_STRINGS = {
-    "color.black": pgettext_lazy("disc colour", "Black"),
-    "color.white": pgettext_lazy("disc colour", "White"),
-    "color.red": pgettext_lazy("disc colour", "Red"),
-    "color.green": pgettext_lazy("disc colour", "Green"),
+    **LABELS,  # colours, boards, openings: the registry's label keys
     "color.neutral": pgettext_lazy("disc colour", "Neutral"),
     "level.easy": _("easy"),
     "level.normal": _("normal"),
@@ -39,7 +38,6 @@ CLIENT_STRINGS = {
     "mode.cpu": _("versus the CPU"),
     "mode.local": _("two players on this device"),
     "mode.room": _("room"),
-    "board.octagon": _("Octagon"),
 }
 
 
