@@ -127,23 +127,21 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
                 {"type": "synced", "ply": state["ply"], "version": state["version"]}
             )
         else:
-            await self.send_json(self.state_message(state))
+            await self.send_json(presenters.game_event("state", state))
 
     async def send_state(self) -> None:
         state = await _current_state(self.game_id, self.player)
         self.you = state["you"]
-        await self.send_json(self.state_message(state))
+        await self.send_json(presenters.game_event("state", state))
 
-    async def game_event(self, message: dict) -> None:
-        """A change pushed by ``games.services.events.publish`` to the game's group."""
+    async def game_event(self, message: dict[str, presenters.GameEvent]) -> None:
+        """A change pushed by ``games.services.events.publish`` to the game's group; ``you`` is
+        made this viewer's."""
         event = message["event"]
         if event["type"] in SEAT_CHANGES:
             self.you = await _viewer_colors(self.game_id, self.player)
-        await self.send_json(event | {"state": event["state"] | {"you": self.you}})
-
-    @staticmethod
-    def state_message(state: dict) -> dict:
-        return {"type": "state", "ply": state["ply"], "version": state["version"], "state": state}
+        state: presenters.GameState = {**event["state"], "you": self.you}
+        await self.send_json(presenters.game_event(event["type"], state))
 
 
 class UnknownPathConsumer(AsyncJsonWebsocketConsumer):

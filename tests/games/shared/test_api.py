@@ -1,12 +1,14 @@
 """The API's shared parts: one exception handler answers every error in the error shape."""
 
+from typing import TypedDict
+
 import pytest
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
 from django.utils import translation
-from rest_framework import exceptions
+from rest_framework import exceptions, serializers
 
-from games.shared.api import api_exception_handler
+from games.shared.api import ShapeSerializer, api_exception_handler
 from games.shared.errors import MESSAGES, Conflict, RateLimited
 
 
@@ -89,3 +91,16 @@ def test_every_error_code_has_a_message_in_japanese_and_russian() -> None:
         with translation.override(language):
             same = [code for code, message in MESSAGES.items() if str(message) == english[code]]
         assert same == [], language
+
+
+def test_an_output_serializer_must_match_its_shape() -> None:
+    class Shape(TypedDict):
+        code: str
+        url: str
+
+    with pytest.raises(TypeError, match=r"missing \['url'\], extra \['link'\]"):
+
+        class Mismatched(ShapeSerializer):
+            shape = Shape
+            code = serializers.CharField()
+            link = serializers.CharField()
