@@ -19,11 +19,11 @@ def apply_cpu_move(*, game_id: int, ply: int, position: str, notation: str) -> b
     The position guards against an undo followed by other moves back to the same ply.
     """
     with transaction.atomic():
-        game = steps.locked_game(game_id)
+        game = steps.locked_game(game_id=game_id)
         board = Board.from_text(game.position)
         if game.ply != ply or game.position != position or not selectors.cpu_to_move(game, board):
             return False
-        games.record(game=game, board=board, move=games.parse_move(notation))
+        games.record(game=game, board=board, move=games.parse_move(notation=notation))
         games.settle(game=game, board=board)
         steps.commit(game=game, board=board, kind="move", fields=games.PLAY_FIELDS)
     return True
@@ -32,11 +32,11 @@ def apply_cpu_move(*, game_id: int, ply: int, position: str, notation: str) -> b
 def request_hint(*, player: Player, game_id: int) -> Game:
     """G2: ask a worker for the strong CPU's move in the current position (once per ply)."""
     with transaction.atomic():
-        game = steps.locked_game(game_id)
-        mine = steps.colors_of(game, player)
+        game = steps.locked_game(game_id=game_id)
+        mine = steps.colors_of(game=game, player=player)
         if game.mode == Game.Mode.ROOM:
             raise ServiceError("hint_not_available")
-        steps.require_active(game)
+        steps.require_active(game=game)
         board = Board.from_text(game.position)
         if board.turn not in mine:
             raise ServiceError("not_your_turn", color=COLOR_NAMES[board.turn])
@@ -52,7 +52,7 @@ def request_hint(*, player: Player, game_id: int) -> Game:
 def store_hint(*, game_id: int, ply: int, position: str, notation: str) -> bool:
     """Store the hint searched in ``position`` at ``ply``; stale or repeated does nothing."""
     with transaction.atomic():
-        game = steps.locked_game(game_id)
+        game = steps.locked_game(game_id=game_id)
         pending = game.hint and game.hint["ply"] == ply and not game.hint["move"]
         if game.ply != ply or game.position != position or not pending:
             return False
@@ -73,7 +73,7 @@ def watched_game(*, game_id: int) -> Game:
 def requeue_stalled_cpu_turn(*, game_id: int) -> bool:
     """Queue the CPU again when its turn has waited too long (a lost task must not stall)."""
     with transaction.atomic():
-        game = steps.locked_game(game_id)
+        game = steps.locked_game(game_id=game_id)
         if not selectors.cpu_turn_stalled(game):
             return False
         game.cpu_queued_at = timezone.now()

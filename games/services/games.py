@@ -32,8 +32,8 @@ def create_cpu_game(
 ) -> Game:
     """M1: the player takes ``color`` (a colour or "random"); the CPU plays the other seats."""
     seed = steps.new_seed()
-    parsed = parse_variant(variant, seed=seed)
-    human = steps.color_index(color, parsed.players, rng=random.Random(seed))
+    parsed = parse_variant(data=variant, seed=seed)
+    human = steps.color_index(color=color, players=parsed.players, rng=random.Random(seed))
     with transaction.atomic():
         game = new_game(mode=Game.Mode.CPU, variant=parsed, seed=seed, undo_allowed=undo_allowed)
         for index in range(parsed.players):
@@ -48,7 +48,7 @@ def create_cpu_game(
 def create_local_game(*, player: Player, variant: object, undo_allowed: bool) -> Game:
     """M2: a hot-seat game; the player holds every seat."""
     seed = steps.new_seed()
-    parsed = parse_variant(variant, seed=seed)
+    parsed = parse_variant(data=variant, seed=seed)
     with transaction.atomic():
         game = new_game(mode=Game.Mode.LOCAL, variant=parsed, seed=seed, undo_allowed=undo_allowed)
         for index in range(parsed.players):
@@ -57,7 +57,7 @@ def create_local_game(*, player: Player, variant: object, undo_allowed: bool) ->
     return game
 
 
-def parse_variant(data: object, *, seed: int) -> Variant:
+def parse_variant(*, data: object, seed: int) -> Variant:
     """The engine's variant from API JSON; ``"blocked": n`` (a count) places n random walls."""
     if not isinstance(data, dict):
         raise ServiceError(
@@ -80,15 +80,15 @@ def parse_variant(data: object, *, seed: int) -> Variant:
 def play_move(*, player: Player, game_id: int, notation: str, ply: int) -> Game:
     """A person's move at ``ply`` (the ply their client saw); passes that follow are automatic."""
     with transaction.atomic():
-        game = steps.locked_game(game_id)
-        mine = steps.colors_of(game, player)
-        steps.require_active(game)
+        game = steps.locked_game(game_id=game_id)
+        mine = steps.colors_of(game=game, player=player)
+        steps.require_active(game=game)
         if ply != game.ply:
             raise Conflict("stale_ply", field="ply", ply=game.ply, sent=ply)
         board = Board.from_text(game.position)
         if board.turn not in mine:
             raise ServiceError("not_your_turn", field="move", color=COLOR_NAMES[board.turn])
-        record(game=game, board=board, move=parse_move(notation))
+        record(game=game, board=board, move=parse_move(notation=notation))
         presence.mark_seen(game=game, player=player)
         settle(game=game, board=board)
         steps.commit(game=game, board=board, kind="move", fields=PLAY_FIELDS)
@@ -102,13 +102,13 @@ def undo_move(*, player: Player, game_id: int) -> Game:
     hot-seat game, where every seat is the player's, it takes back exactly one move.
     """
     with transaction.atomic():
-        game = steps.locked_game(game_id)
-        mine = steps.colors_of(game, player)
+        game = steps.locked_game(game_id=game_id)
+        mine = steps.colors_of(game=game, player=player)
         if game.mode == Game.Mode.ROOM:
             raise ServiceError("undo_not_available")
         if not game.undo_allowed:
             raise ServiceError("undo_disabled")
-        steps.require_active(game)
+        steps.require_active(game=game)
         notations = list(game.moves.values_list("notation", "color"))
         last_own = [
             index
@@ -135,9 +135,9 @@ def undo_move(*, player: Player, game_id: int) -> Game:
 def resign(*, player: Player, game_id: int) -> Game:
     """G3: the player's seat (the one to move, in a hot-seat game) gives up; the game ends."""
     with transaction.atomic():
-        game = steps.locked_game(game_id)
-        mine = steps.colors_of(game, player)
-        steps.require_active(game)
+        game = steps.locked_game(game_id=game_id)
+        mine = steps.colors_of(game=game, player=player)
+        steps.require_active(game=game)
         board = Board.from_text(game.position)
         loser = board.turn if board.turn in mine else min(mine)
         finish(game=game, result=presenters.resignation_result(game, board, loser))
@@ -177,7 +177,7 @@ def start(*, game: Game) -> None:
     steps.commit(game=game, board=board, kind="started", fields=PLAY_FIELDS)
 
 
-def parse_move(notation: str) -> Move:
+def parse_move(*, notation: str) -> Move:
     try:
         return Move.from_notation(notation)
     except IllegalMoveError as error:

@@ -34,13 +34,13 @@ def mark_seen(*, game: Game, player: Player) -> None:
 def take_over_seat(*, player: Player, game_id: int, color: str, level: str) -> Game:
     """M3: a remaining player hands the seat of someone away long enough to the CPU."""
     with transaction.atomic():
-        game = steps.locked_game(game_id)
-        mine = steps.colors_of(game, player)
+        game = steps.locked_game(game_id=game_id)
+        mine = steps.colors_of(game=game, player=player)
         if game.mode != Game.Mode.ROOM:
             raise ServiceError("takeover_not_available")
-        steps.require_active(game)
+        steps.require_active(game=game)
         seats = list(game.seats.all())
-        seat = seats[steps.color_index(color, len(seats))]
+        seat = seats[steps.color_index(color=color, players=len(seats))]
         if seat.kind != Seat.Kind.HUMAN or seat.color in mine:
             raise ServiceError("not_an_opponent", field="color", color=color)
         if seat.absent_since is None:
@@ -69,7 +69,7 @@ def take_over_seat(*, player: Player, game_id: int, color: str, level: str) -> G
 
 def _change_presence(*, player: Player, game_id: int, delta: int) -> None:
     with transaction.atomic():
-        game = steps.locked_game(game_id)
+        game = steps.locked_game(game_id=game_id)
         seats = [seat for seat in game.seats.all() if player.holds(seat)]
         if not seats:
             return

@@ -24,7 +24,7 @@ class SeatSpec:
 def create_room(*, player: Player, variant: object, seats: list[SeatSpec] | None) -> Room:
     """M3/M4: a room whose creator takes the first person's seat; others join by its URL."""
     seed = steps.new_seed()
-    parsed = games.parse_variant(variant, seed=seed)
+    parsed = games.parse_variant(data=variant, seed=seed)
     specs = seats if seats else [SeatSpec(Seat.Kind.HUMAN)] * parsed.players
     if len(specs) != parsed.players:
         raise ServiceError("seat_count", field="seats", players=parsed.players, seats=len(specs))
@@ -60,13 +60,13 @@ def join_room(*, player: Player, code: str, color: str | None = None) -> Room:
     if room is None:
         raise NotFound("not_found")
     with transaction.atomic():
-        game = steps.locked_game(room.game_id)
+        game = steps.locked_game(game_id=room.game_id)
         seats = list(game.seats.all())
         if any(player.holds(seat) for seat in seats):
             return room
         free = [seat for seat in seats if not seat.is_taken]
         if color is not None:
-            seat = seats[steps.color_index(color, len(seats))]
+            seat = seats[steps.color_index(color=color, players=len(seats))]
             if seat.is_taken:
                 raise Conflict("seat_taken", field="color", color=color)
         elif free:
@@ -93,7 +93,7 @@ def rematch_room(*, player: Player, code: str) -> tuple[Room, bool]:
         room = Room.objects.select_for_update().filter(code=code).first()
         if room is None:
             raise NotFound("not_found")
-        game = steps.locked_game(room.game_id)
+        game = steps.locked_game(game_id=room.game_id)
         seats = list(game.seats.all())
         if not any(player.holds(seat) for seat in seats):
             raise Forbidden("rematch_not_yours")

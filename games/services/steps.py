@@ -15,7 +15,7 @@ from games.services import events
 from games.shared.errors import Forbidden, NotFound, ServiceError
 
 
-def locked_game(game_id: int) -> Game:
+def locked_game(*, game_id: int) -> Game:
     """The game row, locked until the transaction ends, with its seats."""
     games = Game.objects.select_for_update().prefetch_related(selectors.SEATS)
     found = games.filter(pk=game_id).first()
@@ -24,7 +24,7 @@ def locked_game(game_id: int) -> Game:
     return found
 
 
-def colors_of(game: Game, player: Player) -> set[int]:
+def colors_of(*, game: Game, player: Player) -> set[int]:
     """The colours the player holds in the game; ``Forbidden`` when they hold none."""
     mine = {seat.color for seat in game.seats.all() if player.holds(seat)}
     if not mine:
@@ -32,14 +32,14 @@ def colors_of(game: Game, player: Player) -> set[int]:
     return mine
 
 
-def require_active(game: Game) -> None:
+def require_active(*, game: Game) -> None:
     if game.status == Game.Status.FINISHED:
         raise ServiceError("game_over")
     if game.status == Game.Status.WAITING:
         raise ServiceError("waiting_for_players")
 
 
-def color_index(color: str, players: int, *, rng: random.Random | None = None) -> int:
+def color_index(*, color: str, players: int, rng: random.Random | None = None) -> int:
     """The index of a colour name; "random" picks one with ``rng`` where it is allowed."""
     if color == "random" and rng is not None:
         return rng.randrange(players)
