@@ -1,0 +1,37 @@
+"""Game records of the engine: the plain transcript, GGF, OBF and the JSON form. Pure functions
+over the engine (no Django, no I/O); each format's module docstring says what it reads, writes
+and rejects."""
+
+from ai_worker.engine.records.ggf import read_ggf, write_ggf
+from ai_worker.engine.records.jsonform import record_from_json, record_to_json
+from ai_worker.engine.records.obf import read_obf, write_obf
+from ai_worker.engine.records.record import (
+    RESULT_REASONS,
+    GameRecord,
+    Player,
+    RecordedMove,
+    RecordError,
+    Result,
+    TimeControl,
+    black_margin,
+)
+from ai_worker.engine.records.transcript import read_transcript, write_transcript
+
+__all__ = [
+    "RESULT_REASONS",
+    "GameRecord",
+    "Player",
+    "RecordError",
+    "RecordedMove",
+    "Result",
+    "TimeControl",
+    "black_margin",
+    "read_ggf",
+    "read_obf",
+    "read_transcript",
+    "record_from_json",
+    "record_to_json",
+    "write_ggf",
+    "write_obf",
+    "write_transcript",
+]
