@@ -1,10 +1,11 @@
-"""Game records of the engine: the plain transcript, GGF, OBF and the JSON form. Pure functions
-over the engine (no Django, no I/O); each format's module docstring says what it reads, writes
-and rejects."""
+"""Game records of the engine: the plain transcript, GGF, OBF and the JSON form, and the names
+of the well-known 8x8 openings. Pure functions over the engine (no Django, no I/O but reading
+the openings table); each format's module docstring says what it reads, writes and rejects."""
 
 from ai_worker.engine.records.ggf import read_ggf, write_ggf
 from ai_worker.engine.records.jsonform import record_from_json, record_to_json
 from ai_worker.engine.records.obf import read_obf, write_obf
+from ai_worker.engine.records.openings import LANGUAGES, Opening, opening_name, openings
 from ai_worker.engine.records.record import (
     RESULT_REASONS,
     GameRecord,
@@ -18,14 +19,18 @@ from ai_worker.engine.records.record import (
 from ai_worker.engine.records.transcript import read_transcript, write_transcript
 
 __all__ = [
+    "LANGUAGES",
     "RESULT_REASONS",
     "GameRecord",
+    "Opening",
     "Player",
     "RecordError",
     "RecordedMove",
     "Result",
     "TimeControl",
     "black_margin",
+    "opening_name",
+    "openings",
     "read_ggf",
     "read_obf",
     "read_transcript",
