@@ -5,7 +5,7 @@ the openings table); each format's module docstring says what it reads, writes a
 from ai_worker.engine.records.ggf import read_ggf, write_ggf
 from ai_worker.engine.records.jsonform import record_from_json, record_to_json
 from ai_worker.engine.records.obf import read_obf, write_obf
-from ai_worker.engine.records.openings import LANGUAGES, Opening, opening_name, openings
+from ai_worker.engine.records.openings import LANGUAGES, NamedOpening, named_openings, opening_name
 from ai_worker.engine.records.record import (
     RESULT_REASONS,
     GameRecord,
@@ -22,7 +22,7 @@ __all__ = [
     "LANGUAGES",
     "RESULT_REASONS",
     "GameRecord",
-    "Opening",
+    "NamedOpening",
     "Player",
     "RecordError",
     "RecordedMove",
@@ -30,7 +30,7 @@ __all__ = [
     "TimeControl",
     "black_margin",
     "opening_name",
-    "openings",
+    "named_openings",
     "read_ggf",
     "read_obf",
     "read_transcript",

@@ -67,8 +67,9 @@ from ai_worker.engine.records.record import (
     parse_move,
     play_move,
 )
+from ai_worker.engine.registry import HANDICAP_COLORS, OPENINGS
 from ai_worker.engine.squares import BLACK, OFF_BOARD, PASS, WHITE, Move
-from ai_worker.engine.variant import HANDICAP_COLORS, MAX_HANDICAP, Variant, VariantError
+from ai_worker.engine.variant import Variant, VariantError
 
 BOARD_TYPES = {"6": "6x6", "8": "8x8", "10": "10x10", "88": "octagon"}
 _TYPE_OF_BOARD = {board: kind for kind, board in BOARD_TYPES.items()}
@@ -248,14 +249,18 @@ def _start(board_type: str, anti: bool, text: str | None) -> tuple[Variant, str 
 
 
 def _variant_starting_with(board: Board) -> Variant | None:
-    """The 2-player variant of ``board``'s size whose own start ``board`` is (cross,
-    parallel or a corner handicap), if any."""
+    """The 2-player variant of ``board``'s size whose own start ``board`` is (an opening that
+    places no disc itself, or a corner handicap), if any."""
     if board.turn != BLACK:
         return None
-    options: list[dict[str, Any]] = [{"opening": "cross"}, {"opening": "parallel"}]
+    options: list[dict[str, Any]] = [
+        {"opening": opening.name}
+        for opening in OPENINGS.values()
+        if 2 in opening.players and not opening.placement
+    ]
     options += [
         {"handicap": count, "handicap_color": colour}
-        for count in range(1, MAX_HANDICAP + 1)
+        for count in range(1, len(board.variant.board_shape.corners) + 1)
         for colour in HANDICAP_COLORS
     ]
     for settings in options:

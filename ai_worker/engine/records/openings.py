@@ -26,7 +26,7 @@ _SIDE = 8
 
 
 @dataclass(frozen=True)
-class Opening:
+class NamedOpening:
     """A named opening: its moves from the standard start (with 1.f5) and its names."""
 
     moves: tuple[Move, ...]
@@ -42,12 +42,12 @@ class Opening:
         return name
 
 
-def openings() -> tuple[Opening, ...]:
+def named_openings() -> tuple[NamedOpening, ...]:
     """Every opening of the table, in its order."""
     return tuple(opening for opening, _ in _table())
 
 
-def opening_name(moves: Iterable[Move | str], language: str = "english") -> Opening | None:
+def opening_name(moves: Iterable[Move | str], language: str = "english") -> NamedOpening | None:
     """The longest opening with a name in ``language`` that the game of ``moves`` (from the
     standard 8x8 start; ``Move`` or notation like ``"f5"``) follows, or ``None``.
 
@@ -65,7 +65,7 @@ def opening_name(moves: Iterable[Move | str], language: str = "english") -> Open
 
 
 @cache
-def _named(language: str) -> dict[tuple[int, int, int], Opening]:
+def _named(language: str) -> dict[tuple[int, int, int], NamedOpening]:
     """The openings with a name in ``language`` by the canonical key of their position."""
     if language not in LANGUAGES:
         raise ValueError(f"language must be one of {', '.join(LANGUAGES)}")
@@ -73,7 +73,7 @@ def _named(language: str) -> dict[tuple[int, int, int], Opening]:
 
 
 @cache
-def _table() -> tuple[tuple[Opening, tuple[int, int, int]], ...]:
+def _table() -> tuple[tuple[NamedOpening, tuple[int, int, int]], ...]:
     """The openings and the canonical key of the position each reaches, checked once."""
     text = resources.files("ai_worker.engine").joinpath("data", "openings.tsv").read_text("utf-8")
     rows = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
@@ -94,7 +94,7 @@ def _table() -> tuple[tuple[Opening, tuple[int, int, int]], ...]:
             raise ValueError(f"openings.tsv row {line_number}: same position as row {seen[key]}")
         seen[key] = line_number
         moves = tuple(recorded.move for recorded in record.moves)
-        table.append((Opening(moves, *names), key))
+        table.append((NamedOpening(moves, *names), key))
     return tuple(table)
 
 

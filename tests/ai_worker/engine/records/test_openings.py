@@ -1,9 +1,9 @@
-"""Opening names: the table's sequences, longest match, symmetries and transpositions."""
+"""NamedOpening names: the table's sequences, longest match, symmetries and transpositions."""
 
 import pytest
 
 from ai_worker.engine import Move
-from ai_worker.engine.records import LANGUAGES, RecordError, opening_name, openings
+from ai_worker.engine.records import LANGUAGES, RecordError, named_openings, opening_name
 from ai_worker.engine.records.openings import _SYMMETRIES
 
 
@@ -106,7 +106,7 @@ def test_japanese_names(moves: str, japanese: str) -> None:
 
 
 def test_the_table() -> None:
-    table = openings()
+    table = named_openings()
     assert len(table) >= 60
     assert all(any(opening.name(language) for language in LANGUAGES) for opening in table)
     assert all(str(opening.moves[0]) == "f5" for opening in table)
