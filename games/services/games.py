@@ -60,9 +60,7 @@ def create_local_game(*, player: Player, variant: object, undo_allowed: bool) ->
 def parse_variant(*, data: object, seed: int) -> Variant:
     """The engine's variant from API JSON; ``"blocked": n`` (a count) places n random walls."""
     if not isinstance(data, dict):
-        raise ServiceError(
-            "bad_variant", field="variant", setting="variant", detail="not an object"
-        )
+        raise ServiceError("invalid", field="variant")
     blocked = data.get("blocked")
     try:
         if isinstance(blocked, int) and not isinstance(blocked, bool):

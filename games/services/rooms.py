@@ -96,7 +96,7 @@ def rematch_room(*, player: Player, code: str) -> tuple[Room, bool]:
         game = steps.locked_game(game_id=room.game_id)
         seats = list(game.seats.all())
         if not any(player.holds(seat) for seat in seats):
-            raise Forbidden("rematch_not_yours")
+            raise Forbidden("not_your_seat")
         if room.rematch is not None:
             return room.rematch, False
         if game.status != Game.Status.FINISHED:

@@ -19,6 +19,7 @@ MESSAGES: Mapping[str, Promise] = {
     "unknown_field": _("Unknown field."),
     # games and rooms
     "not_found": _("This game or room does not exist."),
+    "invalid": _("The variant must be a JSON object."),
     "bad_variant": _("The variant setting “%(setting)s” is not allowed: %(detail)s."),
     "bad_color": _("Choose one of %(colors)s or random for a %(players)d-player game."),
     "seat_count": _("A %(players)d-player game needs %(players)d seats, not %(seats)d."),
@@ -26,7 +27,6 @@ MESSAGES: Mapping[str, Promise] = {
     "seat_taken": _("The %(color)s seat is already taken."),
     "room_full": _("Every seat of this room is taken."),
     "not_your_seat": _("You do not have a seat in this game."),
-    "rematch_not_yours": _("Only the room's players can ask for a rematch."),
     "game_not_finished": _("A rematch starts after the game has ended."),
     "stale_ply": _("The game is at move %(ply)d, not %(sent)d: reload the game."),
     "not_your_turn": _("It is not your turn: %(color)s is to move."),

@@ -412,3 +412,10 @@ def test_quick_cpu_levels_are_served_before_strong_searches(
         finally:
             queue.close()
     assert served == [created["easy"].pk, created["normal"].pk, created["strong"].pk]
+
+
+def test_a_variant_that_is_not_an_object_names_the_field() -> None:
+    with pytest.raises(ServiceError) as caught:
+        games.create_local_game(player=ALICE, variant=["8x8"], undo_allowed=False)
+    assert (caught.value.code, caught.value.field) == ("invalid", "variant")
+    assert caught.value.message == "The variant must be a JSON object."
