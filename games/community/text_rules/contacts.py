@@ -25,7 +25,7 @@ _NAME = re.compile(
     rf"(?<![a-zа-я0-9_])(?:(?P<unambiguous>{_UNAMBIGUOUS})|(?P<ambiguous>{_AMBIGUOUS}))"
     r"(?![a-zа-я0-9_])"
 )
-_ID_WORD = r"id|ｉｄ|アイディー|アカウント|аккаунт|ник|никнейм|username|user ?name|handle"
+_ID_WORD = r"id|ｉｄ|号|アイディー|アカウント|аккаунт|ник|никнейм|username|user ?name|handle"
 _AFTER_NAME = re.compile(
     rf"\s*(?:の|で)?\s*(?P<id>(?:{_ID_WORD})\s*(?:は|:|：|-|→|=)?)?"
     r"\s*(?P<link>[:：=→>\-—]+|is|は|это|—)?\s*"
@@ -48,6 +48,13 @@ _ID_THEN_HANDLE = re.compile(
     rf"(?<![a-z])(?:{_ID_WORD})\s*(?:は|:|：|=|→|->|>|-)\s*(?P<handle>@?[a-z0-9][a-z0-9_.\-]{{1,31}}[a-z0-9_])"
 )
 _MOVES = re.compile(r"(?:[a-j](?:10|[1-9]))+")
+_NOT_AN_ID = re.compile(
+    r"(?:[a-j](?:10|[1-9]))+|v?\d+(?:\.\d+)*[a-z]?|\d+(?:x\d+)+|\d+(?:st|nd|rd|th)|\d+[a-z]{1,3}"
+)
+# "my tele is @grisha", "мой ник — @grisha"
+_MY_HANDLE = re.compile(
+    r"(?<![a-zа-я])(?:my|мой|моя)\s+\w+\s*(?:is|это|—|-|:)\s*@[a-z0-9_][a-z0-9_.]{2,31}"
+)
 _COMMON_WORDS = frozenset(
     "the and but for not now too very really just also down up out off back here there this "
     "that these those with from into about better best good great cool fun nice full down".split()
@@ -74,14 +81,17 @@ def find_messenger_id(text: str) -> str | None:
         for given in _ID_THEN_HANDLE.finditer(text):
             if _looks_like_an_id(given.group("handle")):
                 return given.group()
-    if _MESSENGER_ID.search(text):
+    if names or _MESSENGER_ID.search(text) or _ASKS_TO_CONNECT.search(text):
         for handle in _ANY_HANDLE.finditer(text):
-            if _looks_like_an_id(handle.group()):
+            if _is_an_id(handle.group()):
                 return handle.group()
-    return None
+    mine = _MY_HANDLE.search(text)
+    return mine.group() if mine else None
 
 
 def _id_after(name: re.Match[str], text: str) -> str | None:
+    if re.match(r"-[a-zа-я]", text[name.end() : name.end() + 2]):
+        return None  # a compound: "telegram-style"
     after = _AFTER_NAME.match(text, name.end())
     if after is None:
         return None
@@ -95,6 +105,17 @@ def _id_after(name: re.Match[str], text: str) -> str | None:
     else:
         sure = bool(after.group("id")) or _looks_like_an_id(handle)
     return (name.group() + text[name.end() : after.end()]) if sure else None
+
+
+def _is_an_id(handle: str) -> bool:
+    """An ID standing on its own: letters with digits or an underscore ("mika0303"), and not
+    a move list, a version, a board size or an ordinal."""
+    bare = handle.lstrip("@")
+    if _NOT_AN_ID.fullmatch(bare):
+        return False
+    letters = sum(c.isalpha() for c in bare)
+    digits = sum(c.isdigit() for c in bare)
+    return letters >= 2 and (digits >= 2 or "_" in bare)
 
 
 def _looks_like_an_id(handle: str) -> bool:

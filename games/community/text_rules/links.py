@@ -124,8 +124,9 @@ def find_url(text: str) -> str | None:
         match = pattern.search(text)
         if match:
             return match.group().strip()
-    link_words = _LINK_WORDS.search(text) is not None
     for host in _hosts(text):
+        # A link word before the host ("visit reversi.fun"), not the host itself ("site.love").
+        link_words = _LINK_WORDS.search(text, 0, host.end - len(host.text)) is not None
         if _is_sure_host(host, text, link_words=link_words):
             return host.text
     return None

@@ -53,6 +53,8 @@ _JAPANESE_TAILS = frozenset("ーぇえぃいっよやなぁwｗ!！")
 _NEGATION = frozenset({"ない", "ず", "ぬ"})
 # Parts of speech (UniDic) of particles and auxiliaries.
 _FUNCTION_WORDS = frozenset({"助詞", "助動詞"})
+# A noun, interjection or prefix before an adjective intensifies it ("バカ強い", "くそ暑い").
+_INTENSIFIER_PARTS = frozenset({"名詞", "感動詞", "接頭辞"})
 _KATAKANA_TO_HIRAGANA = {code: code - 0x60 for code in range(ord("ァ"), ord("ヶ") + 1)}
 
 
@@ -156,7 +158,8 @@ def _latin_or_cyrillic_word(folded: str, index: _Index) -> str | None:
             singles.append(word)
             continue
         if len(singles) >= 3:
-            candidates.append("".join(singles))
+            # "f u c k", and "a b i t c h" with a word spelled out after "a"
+            candidates.extend(["".join(singles), "".join(singles[1:]), "".join(singles[:-1])])
         singles = []
         if word:
             candidates.append(word)
@@ -232,7 +235,6 @@ def _japanese_word(text: str, index: _Index) -> str | None:
 def _japanese_match(text: str, index: _Index) -> str | None:
     tokens = list(_tagger()(text))
     starts, ends, position = {}, {}, 0
-    hiragana = _hiragana(text)
     for number, token in enumerate(tokens):
         start = text.find(token.surface, position)
         if start < 0:
@@ -246,23 +248,34 @@ def _japanese_match(text: str, index: _Index) -> str | None:
             for inside in range(start + 1, position):
                 starts.setdefault(inside, number)
         lemma = (token.feature.lemma or "").split("-", 1)[0]
-        for key in (_hiragana(lemma), lemma):
-            if key in index.japanese_lemmas:
-                return index.japanese_lemmas[key]
+        entry = index.japanese_lemmas.get(lemma) or index.japanese_lemmas.get(_hiragana(lemma))
+        if entry and not _innocent_after(tokens, number):
+            return entry
+    hiragana = _hiragana(text)
     for term in index.japanese:
         for match in re.finditer(re.escape(term.key), hiragana):
+            end = match.end()
             if match.start() not in starts:
                 continue
-            end = match.end()
             if end in ends:
-                following = ends[end] + 1
-                if following < len(tokens) and tokens[following].feature.lemma in _NEGATION:
-                    continue  # "死ねない": can't die
-                return term.entry
+                if not _innocent_after(tokens, ends[end]):
+                    return term.entry
+                continue
             word_end = min((e for e in ends if e > end), default=len(text))
             if all(c in _JAPANESE_TAILS for c in hiragana[end:word_end]):
                 return term.entry
     return None
+
+
+def _innocent_after(tokens: list, last: int) -> bool:  # type: ignore[type-arg]
+    """What follows the word makes it innocent: a negation ("死ねない": cannot die), or an
+    adjective, which makes the word an intensifier ("バカ強い", "くそ暑い")."""
+    if last + 1 >= len(tokens):
+        return False
+    following = tokens[last + 1].feature
+    if following.lemma in _NEGATION:
+        return True
+    return following.pos1 == "形容詞" and tokens[last].feature.pos1 in _INTENSIFIER_PARTS
 
 
 def _katakana_look_alikes(text: str) -> str:
