@@ -58,8 +58,7 @@ _CONTACT_DETAILS_MESSAGES: dict[str, Promise] = {
         "Addresses are not allowed (rule: no real names, schools or addresses)."
     ),
     "school_not_allowed": _(
-        "Names of schools and classes are not allowed (rule: no real names, schools or "
-        "addresses)."
+        "Names of schools and classes are not allowed (rule: no real names, schools or addresses)."
     ),
     "contact_not_allowed": _(
         "Messenger and social media IDs are not allowed (rule: no contact details)."

@@ -43,7 +43,9 @@ _ASKS_TO_CONNECT = re.compile(
 _ID_SWAP = re.compile(
     rf"(?:line|ライン|らいん|{_UNAMBIGUOUS})\s*(?:の)?\s*(?:id|ｉｄ)?\s*(?:交換|こうかん|教えて|おしえて)"
 )
-_MESSENGER_ID = re.compile(rf"(?:line|ライン|らいん|{_UNAMBIGUOUS})\s*(?:の)?\s*(?:id|ｉｄ)(?![a-z])")
+_MESSENGER_ID = re.compile(
+    rf"(?:line|ライン|らいん|{_UNAMBIGUOUS})\s*(?:の)?\s*(?:id|ｉｄ)(?![a-z])"
+)
 _ID_THEN_HANDLE = re.compile(
     rf"(?<![a-z])(?:{_ID_WORD})\s*(?:は|:|：|=|→|->|>|-)\s*(?P<handle>@?[a-z0-9][a-z0-9_.\-]{{1,31}}[a-z0-9_])"
 )
@@ -56,8 +58,43 @@ _MY_HANDLE = re.compile(
     r"(?<![a-zа-я])(?:my|мой|моя)\s+\w+\s*(?:is|это|—|-|:)\s*@[a-z0-9_][a-z0-9_.]{2,31}"
 )
 _COMMON_WORDS = frozenset(
-    "the and but for not now too very really just also down up out off back here there this "
-    "that these those with from into about better best good great cool fun nice full down".split()
+    [
+        "the",
+        "and",
+        "but",
+        "for",
+        "not",
+        "now",
+        "too",
+        "very",
+        "really",
+        "just",
+        "also",
+        "down",
+        "up",
+        "out",
+        "off",
+        "back",
+        "here",
+        "there",
+        "this",
+        "that",
+        "these",
+        "those",
+        "with",
+        "from",
+        "into",
+        "about",
+        "better",
+        "best",
+        "good",
+        "great",
+        "cool",
+        "fun",
+        "nice",
+        "full",
+        "down",
+    ]
 )
 
 

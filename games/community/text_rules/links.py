@@ -27,24 +27,146 @@ import tldextract
 from games.community.text_rules.normalise import cyrillic_as_latin
 
 COMMON_TLDS = frozenset(
-    "com net org info biz edu gov mil int jp ru su ua kz uk de fr es pl nl cn kr tw hk io ly tv "
-    "cc ws xyz online site shop store app dev tk ml ga cf gq eu ca au br ch se fi dk cz sk "
-    "gr pt ro hu bg rs hr lt lv ee asia mobi рф рус укр бел срб қаз мкд".split()
+    [
+        "com",
+        "net",
+        "org",
+        "info",
+        "biz",
+        "edu",
+        "gov",
+        "mil",
+        "int",
+        "jp",
+        "ru",
+        "su",
+        "ua",
+        "kz",
+        "uk",
+        "de",
+        "fr",
+        "es",
+        "pl",
+        "nl",
+        "cn",
+        "kr",
+        "tw",
+        "hk",
+        "io",
+        "ly",
+        "tv",
+        "cc",
+        "ws",
+        "xyz",
+        "online",
+        "site",
+        "shop",
+        "store",
+        "app",
+        "dev",
+        "tk",
+        "ml",
+        "ga",
+        "cf",
+        "gq",
+        "eu",
+        "ca",
+        "au",
+        "br",
+        "ch",
+        "se",
+        "fi",
+        "dk",
+        "cz",
+        "sk",
+        "gr",
+        "pt",
+        "ro",
+        "hu",
+        "bg",
+        "rs",
+        "hr",
+        "lt",
+        "lv",
+        "ee",
+        "asia",
+        "mobi",
+        "рф",
+        "рус",
+        "укр",
+        "бел",
+        "срб",
+        "қаз",
+        "мкд",
+    ]
 )
 # Words that are never the name part of a host in a spelled-out one ("the dot in", "a dot com").
 _NOT_A_NAME = frozenset(
-    "a an and are as at be by do for go he i if in is it me my no of on or so the to up us we "
-    "you your our this that what with dot".split()
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "do",
+        "for",
+        "go",
+        "he",
+        "i",
+        "if",
+        "in",
+        "is",
+        "it",
+        "me",
+        "my",
+        "no",
+        "of",
+        "on",
+        "or",
+        "so",
+        "the",
+        "to",
+        "up",
+        "us",
+        "we",
+        "you",
+        "your",
+        "our",
+        "this",
+        "that",
+        "what",
+        "with",
+        "dot",
+    ]
 )
 # Words before a spelled "at" that make it a place, not an e-mail address.
-_VERBS_BEFORE_AT = frozenset("play plays played playing join meet see look find visit come us".split())
-_LOOK_ALIKE_DOTS = "。｡・･•∙⋅·․‧﹒︒⸳ꓸ˙◦●⚫,"
+_VERBS_BEFORE_AT = frozenset(
+    [
+        "play",
+        "plays",
+        "played",
+        "playing",
+        "join",
+        "meet",
+        "see",
+        "look",
+        "find",
+        "visit",
+        "come",
+        "us",
+    ]
+)
+_LOOK_ALIKE_DOTS = "。｡・･•∙⋅·․‧﹒︒⸳ꓸ˙◦●⚫"
 _SPELLED_DOT = r"dot|d0t|дот|точка|тчк|ドット|どっと|点|てん"
 _SEPARATOR = (
     r"(?P<bracket>\s*[(\[{<（［｛〈「【]\s*(?:\.|" + _SPELLED_DOT + r")\s*[)\]}>）］｝〉」】]\s*)"
     r"|(?P<plain>\.)"
     r"|(?P<spaced>\s+\.\s*)"
     r"|(?P<look_alike>\s*[" + _LOOK_ALIKE_DOTS + r"]\s*)"
+    r"|(?P<comma>,(?=[a-z]))"
     r"|(?P<spelled>\s+(?:dot|d0t|дот|точка|тчк)\s+|\s*(?:ドット|どっと|点)\s*)"
 )
 _LATIN_LABEL = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
@@ -53,9 +175,7 @@ _JAPANESE_LABEL = r"[\u3040-\u30ff\u3400-\u9fff]+"
 _LABEL = rf"(?:{_LATIN_LABEL}|{_CYRILLIC_LABEL}|{_JAPANESE_LABEL})"
 _SEPARATORS = re.compile(_SEPARATOR)
 _ANY_SEPARATOR = re.sub(r"\(\?P<\w+>", "(?:", _SEPARATOR)
-_HOST = re.compile(
-    rf"(?<![a-z0-9а-я@.-]){_LABEL}(?:(?:{_ANY_SEPARATOR}){_LABEL})+(?![a-z0-9а-я])"
-)
+_HOST = re.compile(rf"(?<![a-z0-9а-я@.-]){_LABEL}(?:(?:{_ANY_SEPARATOR}){_LABEL})+(?![a-z0-9а-я])")
 _JAPANESE_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 
 _SCHEME = re.compile(
@@ -89,6 +209,8 @@ _MAIL_PROVIDERS = re.compile(
 # Glued sentences: a lower-case letter, a full stop, then a capitalised word and a space.
 _GLUED_SENTENCE = re.compile(r"(?<=[a-zа-яё])\.(?=[A-ZА-ЯЁ][a-zа-яё]+(?:[\s,!?)]|$))")
 _MIXED_TOKEN = re.compile(r"[\w.-]+")
+_LATIN_LETTER = re.compile("[a-z]")
+_CYRILLIC_LETTER = re.compile("[а-я]")
 
 
 @dataclass(frozen=True)
@@ -111,7 +233,7 @@ def latin_look_alikes(folded: str) -> str:
 
     def latin(match: re.Match[str]) -> str:
         word = match.group()
-        if re.search("[a-z]", word) and re.search("[а-я]", word):
+        if _LATIN_LETTER.search(word) and _CYRILLIC_LETTER.search(word):
             return word.translate(cyrillic_as_latin())
         return word
 
@@ -173,6 +295,8 @@ def _host(match: re.Match[str], *, offset: int) -> Host | None:
         separators.add(separator.lastgroup or "")
         start = separator.end()
     labels.append(text[start:])
+    if separators != {"plain"} and any(_JAPANESE_CHAR.search(label) for label in labels):
+        return None  # Japanese sentences end in "。": only "例え.jp" is a Japanese host
     host = Host(text, tuple(labels), frozenset(separators), offset + match.end())
     return host if _suffix_and_name(host) else None
 
@@ -201,7 +325,11 @@ def _is_sure_host(host: Host, text: str, *, link_words: bool) -> bool:
     if any(_JAPANESE_CHAR.search(label) for label in host.labels):
         return host.separators == {"plain"} and common
     if host.separators == {"plain"}:
-        return common or link_words or (len(name) >= 3 and not name.isdigit() and _has_digit_or_hyphen(name))
+        return (
+            common
+            or link_words
+            or (len(name) >= 3 and not name.isdigit() and _has_digit_or_hyphen(name))
+        )
     return common and len(name) >= 2 and name not in _NOT_A_NAME and not name.isdigit()
 
 

@@ -11,6 +11,7 @@ are kept as they are. The stored text is never folded: see :func:`clean_text`.
 """
 
 import re
+import sys
 import unicodedata
 from functools import cache
 
@@ -37,7 +38,9 @@ _EXTRA_CYRILLIC_AS_LATIN = {
     "ч": "4",
 }
 _RUSSIAN_LETTERS = frozenset("абвгдежзийклмнопрстуфхцчшщъыьэюя")
-_JAPANESE = re.compile(r"[\u3005-\u3007\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]")
+_JAPANESE = re.compile(
+    r"[\u3005-\u3007\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]"
+)
 # The kana voicing marks, which NFD splits off and NFC puts back.
 _KANA_MARKS = frozenset("\u3099\u309a")
 
@@ -54,7 +57,7 @@ def nfkc(text: str) -> str:
     text = unicodedata.normalize("NFKC", text)
     if text.isascii():
         return text
-    return "".join(c for c in text if not _is_invisible(c))
+    return _invisible().sub("", text)
 
 
 def fold(text: str) -> str:
@@ -75,6 +78,20 @@ def has_japanese(text: str) -> bool:
 
 
 @cache
+def _invisible() -> re.Pattern[str]:
+    """A character class of every invisible character (built once from Unicode's tables)."""
+    ranges: list[tuple[int, int]] = []
+    for code in range(sys.maxunicode + 1):
+        if _is_invisible(chr(code)):
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1] = (ranges[-1][0], code)
+            else:
+                ranges.append((code, code))
+    return re.compile(
+        "[" + "".join(f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in ranges) + "]"
+    )
+
+
 def _is_invisible(char: str) -> bool:
     category = unicodedata.category(char)
     if category == "Cf" or char in _INVISIBLE_OTHER:

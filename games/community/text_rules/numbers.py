@@ -10,22 +10,65 @@ game"), and so are kana runs shorter than three digits, so that ordinary words s
 import re
 from functools import cache
 
-_ENGLISH_UNITS = "zero one two three four five six seven eight nine".split()
-_ENGLISH_TEENS = (
-    "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
-)
-_ENGLISH_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
-_RUSSIAN_UNITS = "ноль один два три четыре пять шесть семь восемь девять".split()
-_RUSSIAN_TEENS = (
-    "десять одиннадцать двенадцать тринадцать четырнадцать пятнадцать шестнадцать "
-    "семнадцать восемнадцать девятнадцать"
-).split()
-_RUSSIAN_TENS = (
-    "двадцать тридцать сорок пятьдесят шестьдесят семьдесят восемьдесят девяносто".split()
-)
-_RUSSIAN_HUNDREDS = (
-    "сто двести триста четыреста пятьсот шестьсот семьсот восемьсот девятьсот".split()
-)
+_ENGLISH_UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+_ENGLISH_TEENS = [
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+]
+_ENGLISH_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+_RUSSIAN_UNITS = [
+    "ноль",
+    "один",
+    "два",
+    "три",
+    "четыре",
+    "пять",
+    "шесть",
+    "семь",
+    "восемь",
+    "девять",
+]
+_RUSSIAN_TEENS = [
+    "десять",
+    "одиннадцать",
+    "двенадцать",
+    "тринадцать",
+    "четырнадцать",
+    "пятнадцать",
+    "шестнадцать",
+    "семнадцать",
+    "восемнадцать",
+    "девятнадцать",
+]
+_RUSSIAN_TENS = [
+    "двадцать",
+    "тридцать",
+    "сорок",
+    "пятьдесят",
+    "шестьдесят",
+    "семьдесят",
+    "восемьдесят",
+    "девяносто",
+]
+_RUSSIAN_HUNDREDS = [
+    "сто",
+    "двести",
+    "триста",
+    "четыреста",
+    "пятьсот",
+    "шестьсот",
+    "семьсот",
+    "восемьсот",
+    "девятьсот",
+]
 
 # Word -> (value, place): 1 units and teens, 2 tens, 3 hundreds.
 _UNITS, _TENS, _HUNDREDS = 1, 2, 3
@@ -73,9 +116,7 @@ _KANA_READINGS = {
     "きゅー": "9",
     "く": "9",
 }
-_KANA_RUN = re.compile(
-    "(?:{})+".format("|".join(sorted(_KANA_READINGS, key=len, reverse=True)))
-)
+_KANA_RUN = re.compile("(?:{})+".format("|".join(sorted(_KANA_READINGS, key=len, reverse=True))))
 _KANA_READING = re.compile("|".join(sorted(_KANA_READINGS, key=len, reverse=True)))
 _KANJI_DIGITS = str.maketrans(
     {

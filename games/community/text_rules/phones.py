@@ -85,4 +85,3 @@ def _is_phone_number(candidate: str, *, context: bool) -> bool:
         if next(iter(PhoneNumberMatcher(candidate, region, leniency=leniency)), None):
             return True
     return False
-

@@ -35,14 +35,30 @@ from games.community.text_rules.normalise import (
 BLOCKLIST_PATH = Path(__file__).resolve().parent.parent / "data" / "blocklist.txt"
 
 _MASKS = frozenset("*＊∗✱#%?●○◯•")
-_LEET_I = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a",
-                         "$": "s", "!": "i", "|": "l", "€": "e", "+": "t"})
+_LEET_I = str.maketrans(
+    {
+        "0": "o",
+        "1": "i",
+        "3": "e",
+        "4": "a",
+        "5": "s",
+        "7": "t",
+        "@": "a",
+        "$": "s",
+        "!": "i",
+        "|": "l",
+        "€": "e",
+        "+": "t",
+    }
+)
 _LEET_L = str.maketrans({"1": "l", "!": "l", "|": "l"})
 _GAPS = re.compile(r"[.\-_'`~·]+")
 _EDGE_PUNCTUATION = "\"'“”«»()[]{}<>.,;:?!~*_-"
 _REPEATS = re.compile(r"(.)\1+")
 _WORD_CHUNK = re.compile(r"\S+")
 _LETTER = re.compile(r"[^\W\d_]")
+_LATIN_OR_LEET = re.compile(r"[a-z0-9@]")
+_CYRILLIC = re.compile(r"[а-я]")
 _JAPANESE_GAP = re.compile(
     r"(?<=[\u3040-\u30ff\u3400-\u9fff])[\s・･.．*＊○●◯〇~〜～_\-]+(?=[\u3040-\u30ff\u3400-\u9fff])"
 )
@@ -83,7 +99,7 @@ def _list_lines() -> list[str]:
 class _Index:
     exact: dict[str, str]
     prefixes: dict[str, str]
-    prefix_lengths: tuple[int, ...]
+    prefix_pattern: re.Pattern[str]
     masked: tuple[BlockedTerm, ...]
     phrases: re.Pattern[str] | None
     phrase_entries: dict[str, str]
@@ -140,7 +156,9 @@ def _index() -> _Index:
     return _Index(
         exact=exact,
         prefixes=prefixes,
-        prefix_lengths=tuple(sorted({len(p) for p in prefixes})),
+        prefix_pattern=re.compile(
+            "|".join(re.escape(p) for p in sorted(prefixes, key=len, reverse=True)) or "(?!)"
+        ),
         masked=tuple(masked),
         phrases=phrase_pattern,
         phrase_entries=phrases,
@@ -167,7 +185,7 @@ def _latin_or_cyrillic_word(folded: str, index: _Index) -> str | None:
             if len(pieces) > 1:
                 candidates.append("".join(pieces))
                 candidates.extend(pieces)
-    for candidate in candidates:
+    for candidate in dict.fromkeys(candidates):
         found = _match_word(candidate, index)
         if found:
             return found
@@ -188,9 +206,9 @@ def _match_word(word: str, index: _Index) -> str | None:
             return None
         if key in index.exact:
             return index.exact[key]
-        for length in index.prefix_lengths:
-            if length <= len(key) and key[:length] in index.prefixes:
-                return index.prefixes[key[:length]]
+        prefix = index.prefix_pattern.match(key)
+        if prefix:
+            return index.prefixes[prefix.group()]
     if any(c in _MASKS for c in word):
         return _masked_match(word, index)
     return None
@@ -198,15 +216,15 @@ def _match_word(word: str, index: _Index) -> str | None:
 
 def _variants(word: str) -> set[str]:
     variants = {word, word.translate(_LEET_I), word.translate(_LEET_L)}
-    if re.search(r"[a-z0-9@]", word):
+    if _LATIN_OR_LEET.search(word):
         variants.add(word.translate(latin_as_cyrillic()))
-    if re.search(r"[а-я]", word):
+    if _CYRILLIC.search(word):
         variants.add(word.translate(cyrillic_as_latin()))
     return variants
 
 
 def _masked_match(word: str, index: _Index) -> str | None:
-    """"f*ck", "с*ка", "motherf***er": masks stand for single letters, the first is a letter."""
+    """ "f*ck", "с*ка", "motherf***er": masks stand for single letters, the first is a letter."""
     real = sum(1 for c in word if c not in _MASKS)
     if word[0] in _MASKS or real < 2 or real < len(word) / 2:
         return None
@@ -312,4 +330,3 @@ def _tagger():  # noqa: ANN202 - fugashi has no type hints
     import fugashi
 
     return fugashi.Tagger()
-
