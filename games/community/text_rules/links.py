@@ -162,7 +162,11 @@ _VERBS_BEFORE_AT = frozenset(
 _LOOK_ALIKE_DOTS = "。｡・･•∙⋅·․‧﹒︒⸳ꓸ˙◦●⚫"
 _SPELLED_DOT = r"dot|d0t|дот|точка|тчк|ドット|どっと|点|てん"
 _SEPARATOR = (
-    r"(?P<bracket>\s*[(\[{<（［｛〈「【]\s*(?:\.|" + _SPELLED_DOT + r")\s*[)\]}>）］｝〉」】]\s*)"
+    r"(?P<bracket>\s*[(\[{<（［｛〈「【]\s*(?:\.|["
+    + _LOOK_ALIKE_DOTS
+    + "]|"
+    + _SPELLED_DOT
+    + r")\s*[)\]}>）］｝〉」】]\s*)"
     r"|(?P<plain>\.)"
     r"|(?P<spaced>\s+\.\s*)"
     r"|(?P<look_alike>\s*[" + _LOOK_ALIKE_DOTS + r"]\s*)"

@@ -150,5 +150,5 @@ def cyrillic_as_latin() -> dict[int, str]:
 def latin_as_cyrillic() -> dict[int, str]:
     """The reverse of :func:`cyrillic_as_latin`, with the usual leetspeak digits and ``@``."""
     table = {ord(t): chr(c) for c, t in cyrillic_as_latin().items()}
-    table.update({ord("0"): "о", ord("@"): "а", ord("y"): "у"})
+    table.update({ord("0"): "о", ord("@"): "а", ord("y"): "у", ord("i"): "и", ord("z"): "з"})
     return table

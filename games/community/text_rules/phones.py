@@ -18,9 +18,13 @@ REGIONS = ("JP", "RU", "US", "GB")
 MIN_DIGITS = 7
 MAX_DIGITS = 15
 
+_DAY = r"(?:0?[1-9]|[12]\d|3[01])"
+_MONTH = r"(?:0?[1-9]|1[0-2])"
+_YEAR = r"(?:19|20)\d{2}"
 _DATES_AND_TIMES = re.compile(
-    r"\d{4}\s*[-/.年]\s*\d{1,2}\s*[-/.月]\s*\d{1,2}\s*日?"
-    r"|(?<!\d)\d{1,2}\s*[-/.]\s*\d{1,2}\s*[-/.]\s*\d{4}(?!\d)"
+    rf"(?<!\d){_YEAR}\s*[-/.年]\s*{_MONTH}\s*[-/.月]\s*{_DAY}\s*日?(?!\d)"
+    rf"|(?<![\d+]){_DAY}\s*[-/.]\s*{_MONTH}\s*[-/.]\s*{_YEAR}(?!\d)"
+    rf"|(?<![\d+]){_MONTH}\s*[-/.]\s*{_DAY}\s*[-/.]\s*{_YEAR}(?!\d)"
     r"|(?<!\d)\d{1,2}\s*[:時]\s*\d{2}(?:\s*[:分]\s*\d{2})?"
 )
 # Inside a number: o/о for 0, l/i/|/і for 1, з for 3, б for 6.
@@ -74,8 +78,8 @@ def _is_phone_number(candidate: str, *, context: bool) -> bool:
         if max(map(len, groups)) == 2:
             return False  # a list of scores: "40-24 33-31 35-29"
         candidate = "".join(groups)  # spaced-out digits: "0 9 0 1 2 3 4 ..."
-    if context and digits >= 8:
-        return True
+    if context and (len(groups) <= 2 or {len(g) for g in groups} != {4}):
+        return True  # "tel 555 0199"; not a list of ratings ("call it: 1500 1520 1540")
     possible = international or candidate.startswith("0")
     if possible or _NORTH_AMERICAN_LAYOUT.fullmatch(candidate):
         leniency = Leniency.POSSIBLE

@@ -64,7 +64,7 @@ _JAPANESE_GAP = re.compile(
 )
 _LONG_MARKS = re.compile(r"ー{2,}")
 # What may follow an entry inside the same Japanese word: "死ねー", "しねぇ", "死ねよ".
-_JAPANESE_TAILS = frozenset("ーぇえぃいっよやなぁwｗ!！")
+_JAPANESE_TAILS = frozenset("ーぇえぃいっよやなぁwｗ!！〜～")
 # Dictionary forms of the negation after a verb: "死ねない", "しねん" (cannot / will not die).
 _NEGATION = frozenset({"ない", "ず", "ぬ"})
 # Parts of speech (UniDic) of particles and auxiliaries.
@@ -216,10 +216,12 @@ def _match_word(word: str, index: _Index) -> str | None:
 
 def _variants(word: str) -> set[str]:
     variants = {word, word.translate(_LEET_I), word.translate(_LEET_L)}
-    if _LATIN_OR_LEET.search(word):
-        variants.add(word.translate(latin_as_cyrillic()))
     if _CYRILLIC.search(word):
+        # Russian with Latin look-alikes and leetspeak: "cyka", "пи3дец", "п!зда", "д3бил"
+        variants |= {v.translate(latin_as_cyrillic()) for v in variants if _LATIN_OR_LEET.search(v)}
         variants.add(word.translate(cyrillic_as_latin()))
+    elif _LATIN_OR_LEET.search(word):
+        variants.add(word.translate(latin_as_cyrillic()))
     return variants
 
 
