@@ -19,6 +19,7 @@ from anyascii import anyascii
 from confusable_homoglyphs import utils as confusables_data
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e"), None)
 # Invisible characters that are not format characters (Cf) or marks (M*).
 _INVISIBLE_OTHER = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 # Enclosed and pictographic letters and digits that anyascii spells well (NFKC leaves them).
@@ -46,9 +47,9 @@ _KANA_MARKS = frozenset("\u3099\u309a")
 
 
 def clean_text(text: str) -> str:
-    """The text as stored: newlines unified, control and invisible characters removed."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    text = "".join(c for c in text if not _is_invisible(c) or c in "\n\t")
+    """The text as stored: newlines unified, control and zero-width characters removed (the
+    rules read folded views; emoji variation selectors and keycaps are kept as written)."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").translate(_ZERO_WIDTH)
     return _CONTROL.sub("", text).strip()
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+import fugashi
 from confusable_homoglyphs import utils as confusables_data
 
 from games.community.text_rules.normalise import (
@@ -287,7 +288,7 @@ def _japanese_match(text: str, index: _Index) -> str | None:
     return None
 
 
-def _innocent_after(tokens: list, last: int) -> bool:  # type: ignore[type-arg]
+def _innocent_after(tokens: list[fugashi.UnidicNode], last: int) -> bool:
     """What follows the word makes it innocent: a negation ("死ねない": cannot die), or an
     adjective, which makes the word an intensifier ("バカ強い", "くそ暑い")."""
     if last + 1 >= len(tokens):
@@ -327,8 +328,6 @@ def _hiragana(text: str) -> str:
 
 
 @cache
-def _tagger():  # noqa: ANN202 - fugashi has no type hints
+def _tagger() -> fugashi.Tagger:
     """The MeCab tagger with the unidic-lite dictionary (loaded once per process)."""
-    import fugashi
-
     return fugashi.Tagger()
