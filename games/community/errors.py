@@ -5,4 +5,11 @@ from games.shared.errors import ServiceError
 
 
 class RuleViolation(ServiceError):
-    """The text breaks a comment rule or a length limit."""
+    """The text breaks a comment rule or a length limit; ``fragment`` is the part that broke
+    a content rule (empty for the length limits)."""
+
+    def __init__(
+        self, code: str, *, field: str | None = None, fragment: str = "", **params: object
+    ) -> None:
+        super().__init__(code, field=field, **params)
+        self.fragment = fragment
