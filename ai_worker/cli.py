@@ -101,39 +101,6 @@ def run_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_bench(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    bench = commands.add_parser("bench", help="engine speed figures (medians) and matches")
-    bench.add_argument("--runs", type=int, default=3, help="runs per figure (median)")
-    bench.add_argument("--ffo", default="40-44", help="FFO positions to solve, e.g. 40-44")
-    bench.add_argument(
-        "--match", default="", help="instead: play levels, e.g. strong:normal,normal:easy"
-    )
-    bench.add_argument("--games", type=int, default=40, help="games per match")
-    bench.add_argument("--time", type=float, default=None, help="seconds per move in matches")
-    bench.set_defaults(handler=run_bench_command)
-
-
-def run_bench_command(args: argparse.Namespace) -> int:
-    from ai_worker.bench import play_match, run_bench
-    from ai_worker.search import LEVELS
-
-    if args.match:
-        for pairing in _split(args.match):
-            first, _, second = pairing.partition(":")
-            if first not in LEVELS or second not in LEVELS:
-                return _fail(f"--match: {pairing!r} is not level:level")
-            result = play_match(first, second, args.games, time_limit=args.time)
-            print(
-                f"{first} vs {second}: {result.wins} wins, {result.draws} draws,"
-                f" {result.losses} losses ({100 * result.score:.0f}%)"
-            )
-        return 0
-    low, _, high = args.ffo.partition("-")
-    numbers = list(range(int(low), int(high or low) + 1)) if low else []
-    run_bench(numbers, args.runs)
-    return 0
-
-
 def _add_position_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=2, help="2, 3 or 4")
     parser.add_argument("--board", default="8x8", help="6x6, 8x8, 10x10 or octagon")
@@ -184,7 +151,6 @@ def build_parser() -> argparse.ArgumentParser:
     add_perft(commands)
     add_solve(commands)
     add_play(commands)
-    add_bench(commands)
     return parser
 
 

@@ -5,11 +5,11 @@ import time
 import numpy as np
 import pytest
 
-from ai_worker.bench import read_ffo
 from ai_worker.engine import PASS, Board, Variant
 from ai_worker.fast import endgame
 from ai_worker.fast.geometry import bitboards_of
 from ai_worker.fast.searchstate import BEST, new_stats, new_table
+from benchmarks.ffo import read_ffo
 from tests.ai_worker.search.conftest import random_endgame
 
 
@@ -53,7 +53,8 @@ def test_solver_matches_brute_force_minimax(seed: int) -> None:
 
 @pytest.mark.parametrize("number", [1, 2, 3, 20, 21, 40])
 def test_ffo_positions_are_solved_exactly(number: int) -> None:
-    board, expected = read_ffo(number)
+    position = read_ffo(number)
+    board, expected = position.board, position.score
     score, square = solve(board)
     assert score == expected
     best = board.copy()
@@ -64,12 +65,13 @@ def test_ffo_positions_are_solved_exactly(number: int) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("number", range(41, 45))
 def test_hard_ffo_positions_are_solved_exactly(number: int) -> None:
-    board, expected = read_ffo(number)
+    position = read_ffo(number)
+    board, expected = position.board, position.score
     assert solve(board, 300)[0] == expected
 
 
 def test_solver_stops_at_its_deadline() -> None:
-    board, _ = read_ffo(45)
+    board = read_ffo(45).board
     p, o, w = bitboards_of(board.rows(), board.turn)
     stats = new_stats(time.monotonic_ns() + 50_000_000)
     started = time.monotonic()

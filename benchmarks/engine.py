@@ -1,10 +1,11 @@
-"""Engine benchmarks (``python -m ai_worker bench``) and level-against-level matches.
+"""Engine benchmarks (``python -m benchmarks.engine``) and level-against-level matches.
 
 Every figure is the median of several runs; the machine is shared and noisy, so the bench also
 measures the pure-Python engine's perft speed in the same run and reports each speed as a
 ratio against it.
 """
 
+import argparse
 import random
 import statistics
 import subprocess
@@ -12,15 +13,13 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 from ai_worker.engine import Board, Variant
 from ai_worker.fast import bitboard, generic
 from ai_worker.fast.geometry import bitboards_of, cells_of, geometry_of
-from ai_worker.search import SearchResult, board_from_obf, choose_move, solve_endgame
+from ai_worker.search import LEVELS, SearchResult, choose_move, solve_endgame
+from benchmarks.ffo import read_ffo
 
-FFO_FOLDER = Path(__file__).resolve().parent / "ffo"
-FFO_FILES = {1: "fforum-1-19.obf", 20: "fforum-20-39.obf", 40: "fforum-40-59.obf"}
 FIRST_CALL_SCRIPT = (
     "import time; t = time.perf_counter(); c = time.process_time(); "
     "from ai_worker.engine import Board; from ai_worker.search import choose_move; "
@@ -57,13 +56,6 @@ def perft_generic(variant: Variant, depth: int) -> int:
     return int(
         generic.perft(cells_of(rows), g.rays, g.ray_lengths, g.adjacent, 0, variant.players, depth)
     )
-
-
-def read_ffo(number: int) -> tuple[Board, int]:
-    """FFO endgame position ``number`` (1-59) and its exact score for the side to move."""
-    start = max(first for first in FFO_FILES if first <= number)
-    line = (FFO_FOLDER / FFO_FILES[start]).read_text().splitlines()[number - start]
-    return board_from_obf(line[:66]), int(line.split(";")[1].split(":")[1])
 
 
 @dataclass(frozen=True)
@@ -143,7 +135,7 @@ def search_speed(seconds: float) -> float:
 
 def run_bench(ffo_numbers: list[int], runs: int, out: Callable[[str], None] = print) -> None:
     """Measure and print every figure of the bench."""
-    solve_endgame(read_ffo(1)[0], time_limit=60)  # compile or load the kernels
+    solve_endgame(read_ffo(1).board, time_limit=60)  # compile or load the kernels
     perft_8x8(1)
     perft_generic(Variant(board="10x10"), 1)
     baseline_depth = 7  # long enough (about 0.3 s) for a stable timing
@@ -176,7 +168,8 @@ def run_bench(ffo_numbers: list[int], runs: int, out: Callable[[str], None] = pr
     out(f"strong search: median {nodes / 1e6:.2f} M nodes/s (1 s searches, 3 middle games)")
     total = total_cpu = 0.0
     for number in ffo_numbers:
-        board, expected = read_ffo(number)
+        position = read_ffo(number)
+        board, expected = position.board, position.score
         solutions: list[SearchResult | None] = []
         seconds, cpu = median_time(
             lambda b=board, found=solutions: found.append(solve_endgame(b, time_limit=600)),
@@ -200,3 +193,34 @@ def run_bench(ffo_numbers: list[int], runs: int, out: Callable[[str], None] = pr
         "first search in a fresh process (import + cache load + search):"
         f" {latency:.3f} s (cpu {latency_cpu:.3f} s)"
     )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.engine", description=__doc__)
+    parser.add_argument("--runs", type=int, default=3, help="runs per figure (median)")
+    parser.add_argument("--ffo", default="40-44", help="FFO positions to solve, e.g. 40-44")
+    parser.add_argument(
+        "--match", default="", help="instead: play levels, e.g. strong:normal,normal:easy"
+    )
+    parser.add_argument("--games", type=int, default=40, help="games per match")
+    parser.add_argument("--time", type=float, default=None, help="seconds per move in matches")
+    args = parser.parse_args(argv)
+    if args.match:
+        for pairing in args.match.split(","):
+            first, _, second = pairing.partition(":")
+            if first not in LEVELS or second not in LEVELS:
+                parser.error(f"--match: {pairing!r} is not level:level")
+            result = play_match(first, second, args.games, time_limit=args.time)
+            print(
+                f"{first} vs {second}: {result.wins} wins, {result.draws} draws,"
+                f" {result.losses} losses ({100 * result.score:.0f}%)"
+            )
+        return 0
+    low, _, high = args.ffo.partition("-")
+    numbers = list(range(int(low), int(high or low) + 1)) if low else []
+    run_bench(numbers, args.runs)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
