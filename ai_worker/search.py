@@ -204,9 +204,11 @@ class _BitboardSearch:
         self.table = new_table(_TABLE_BITS)
 
     def _run(self, kernel, *args) -> int | None:
-        """Run one kernel call; None when it hit the deadline."""
+        """Run one kernel call; None when it hit the deadline. A call aborted earlier (e.g. the
+        midgame part of strong at its share of the time) leaves no abort behind for this one."""
         if time.monotonic_ns() >= self.stats[DEADLINE]:
             return None
+        self.stats[ABORTED] = 0
         value = kernel(*args)
         return None if self.stats[ABORTED] else int(value)
 
