@@ -31,19 +31,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ai_worker.engine import PASS, Board, Move, Variant
-from ai_worker.fast import bitboard, endgame, generic, midgame
-from ai_worker.fast.evaluation import WIN_SCORE
-from ai_worker.fast.geometry import Geometry, bitboards_of, cells_of, geometry_of
-from ai_worker.fast.searchstate import (
-    ABORTED,
-    BEST,
-    DEADLINE,
-    NO_SQUARE,
-    NODES,
-    new_stats,
-    new_table,
-    table_slot,
-)
+from ai_worker.fast import generic
+from ai_worker.fast.api import Position, Searcher, SearchTables, root_order
+from ai_worker.fast.evaluation import HEURISTIC_LIMIT, WIN_SCORE
+from ai_worker.fast.geometry import Geometry, cells_of, geometry_of
+from ai_worker.fast.searchstate import ABORTED, DEADLINE, NODES, new_stats
 
 LEVELS = ("easy", "normal", "strong")
 DEFAULT_TIME_LIMIT = {"easy": 0.5, "normal": 2.0, "strong": 1.5}
@@ -54,10 +46,13 @@ NORMAL_SLIP = 0.15
 NORMAL_SLIP_MARGIN = 400
 STRONG_EXACT_EMPTIES = 20
 STRONG_MIDGAME_SHARE = 0.2
+ASPIRATION_WINDOW = 150  # hundredths of a disc either side of the previous iteration's value
 MAX_DEPTH = 60
-_TABLE_BITS = 18
-_SHALLOW_TABLE_BITS = 16
+_NORMAL_TABLE_BITS = 16
 _NEAR_END = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X"  # FFO #40
+
+# (square, value, depth, exact, principal variation) as the searches below find them.
+_Found = tuple[int, int, int, bool, list[Move]]
 
 
 @dataclass(frozen=True)
@@ -65,7 +60,8 @@ class SearchResult:
     """A chosen move and the figures of the search behind it.
 
     ``score`` is for the side to move: the final disc difference when ``exact``, otherwise the
-    evaluation in discs. ``depth`` is the last finished search depth in plies.
+    evaluation in discs. ``depth`` is the last finished search depth in plies (the number of
+    empties for an exact solve); ``pv`` starts with ``move``.
     """
 
     move: Move
@@ -75,6 +71,18 @@ class SearchResult:
     nodes: int
     exact: bool
     elapsed: float
+
+
+_worker_tables: SearchTables | None = None
+
+
+def worker_tables() -> SearchTables:
+    """The transposition tables of this process, kept from one strong search to the next
+    (fixed size, about 50 MiB; older searches' entries are replaced first)."""
+    global _worker_tables
+    if _worker_tables is None:
+        _worker_tables = SearchTables()
+    return _worker_tables
 
 
 def choose_move(
@@ -96,8 +104,10 @@ def choose_move(
     if level == "easy":
         move = _easy_move(board, legal, rng)
         return SearchResult(move, 0.0, [move], 0, 0, False, time.monotonic() - started)
-    if board.variant.players == 2 and board.variant.board == "8x8":
-        searcher = _BitboardSearch(board, deadline_ns)
+    searcher: _BitboardSearch | _GenericSearch
+    if _is_bitboard(board):
+        tables = worker_tables() if level == "strong" else _fresh_tables()
+        searcher = _BitboardSearch(board, deadline_ns, tables)
     else:
         searcher = _GenericSearch(board, deadline_ns)
     found = searcher.normal(rng) if level == "normal" else searcher.strong(rng)
@@ -118,24 +128,30 @@ def board_from_obf(text: str) -> Board:
     return Board.from_text("\n".join(header + [cells[r * 8 : r * 8 + 8] for r in range(8)]))
 
 
-def solve_endgame(board: Board, *, time_limit: float) -> SearchResult | None:
+def solve_endgame(
+    board: Board, *, time_limit: float, tables: SearchTables | None = None
+) -> SearchResult | None:
     """The exact solution of an 8x8 two-player position (best move, final disc difference for
     the side to move), or None when ``time_limit`` seconds are not enough. A forced pass is
-    solved too (the move is PASS)."""
-    if board.variant.players != 2 or board.variant.board != "8x8":
+    solved too (the move is PASS). ``tables`` (default: this process's) may hold what earlier
+    searches found."""
+    if not _is_bitboard(board):
         raise ValueError("the exact solver handles 8x8 two-player positions")
     if board.is_game_over():
         raise ValueError("the game is over: there is no move to choose")
     started = time.monotonic()
-    searcher = _BitboardSearch(board, time.monotonic_ns() + int(time_limit * 1e9))
+    deadline_ns = time.monotonic_ns() + int(time_limit * 1e9)
+    searcher = _BitboardSearch(board, deadline_ns, worker_tables() if tables is None else tables)
     solved = searcher.solve()
     if solved is None:
         return None
-    square, value = solved
-    move = PASS if square == NO_SQUARE else _move_of(square, 8)
-    nodes = int(searcher.stats[NODES])
+    value, square = solved
+    move = PASS if square is None else _move_of(square, 8)
+    pv = [move] if square is None else searcher._principal_variation(square, board.empties(), True)
     elapsed = time.monotonic() - started
-    return SearchResult(move, float(value), [move], board.empties(), nodes, True, elapsed)
+    return SearchResult(
+        move, float(value), pv, board.empties(), searcher.searcher.nodes, True, elapsed
+    )
 
 
 def warmup() -> float:
@@ -161,6 +177,15 @@ def warmup() -> float:
     return time.monotonic() - started
 
 
+def _is_bitboard(board: Board) -> bool:
+    return board.variant.players == 2 and board.variant.board == "8x8"
+
+
+def _fresh_tables() -> SearchTables:
+    bits = _NORMAL_TABLE_BITS
+    return SearchTables(midgame_bits=bits, endgame_bits=bits, shallow_bits=bits - 4)
+
+
 def _easy_move(board: Board, legal: list[Move], rng: random.Random) -> Move:
     if rng.random() < EASY_RANDOM:
         return rng.choice(legal)
@@ -175,9 +200,9 @@ def _move_of(square: int, width: int) -> Move:
 
 def _discs(value: int) -> float:
     """Search value (hundredths of a disc, wins offset by ``WIN_SCORE``) in discs."""
-    if value >= WIN_SCORE - 1000 + 1:
+    if value > HEURISTIC_LIMIT:
         value -= WIN_SCORE
-    elif value <= -WIN_SCORE + 1000 - 1:
+    elif value < -HEURISTIC_LIMIT:
         value += WIN_SCORE
     return value / 100
 
@@ -194,43 +219,22 @@ def _pick(values: list[tuple[int, int]], rng: random.Random, slip: bool) -> tupl
 
 
 class _BitboardSearch:
-    """Searches of an 8x8 two-player position with the bitboard kernels."""
+    """Searches of an 8x8 two-player position with the bitboard kernels (``fast.api``)."""
 
-    def __init__(self, board: Board, deadline_ns: int) -> None:
-        self.player, self.opponent, self.walls = bitboards_of(board.rows(), board.turn)
-        self.anti = int(board.variant.anti)
+    def __init__(self, board: Board, deadline_ns: int, tables: SearchTables) -> None:
+        self.position = Position.of(board)
         self.empties = board.empties()
-        self.stats = new_stats(deadline_ns)
-        self.table = new_table(_TABLE_BITS)
+        self.tables = tables
+        self.searcher = Searcher(deadline_ns, tables)
+        self.stats = self.searcher.stats
 
-    def _run(self, kernel, *args) -> int | None:
-        """Run one kernel call; None when it hit the deadline. A call aborted earlier (e.g. the
-        midgame part of strong at its share of the time) leaves no abort behind for this one."""
-        if time.monotonic_ns() >= self.stats[DEADLINE]:
-            return None
-        self.stats[ABORTED] = 0
-        value = kernel(*args)
-        return None if self.stats[ABORTED] else int(value)
-
-    def _root_order(self):
-        """The legal squares, best-first by the static evaluation."""
-        return midgame.root_order(self.player, self.opponent, self.walls, self.anti, NO_SQUARE)
-
-    def _children(self):
-        for square in self._root_order():
-            f = bitboard.flips(self.player, self.opponent, square)
-            bit = np.uint64(1) << np.uint64(square)
-            yield int(square), self.opponent ^ f, self.player | f | bit
+    def _children(self) -> list[tuple[int, Position]]:
+        return [(square, self.position.play(square)) for square in root_order(self.position)]
 
     def _exact_values(self) -> list[tuple[int, int]] | None:
-        exact_table = new_table(_TABLE_BITS)
-        shallow = new_table(_SHALLOW_TABLE_BITS)
         values = []
-        for square, p, o in self._children():
-            value = self._run(
-                endgame.solve, p, o, self.walls, self.anti, -64, 64, np.int64(0),
-                self.stats, exact_table, shallow,
-            )  # fmt: skip
+        for square, child in self._children():
+            value = self.searcher.exact(child)
             if value is None:
                 return None
             values.append((square, -value))
@@ -238,17 +242,14 @@ class _BitboardSearch:
 
     def _midgame_values(self, depth: int) -> list[tuple[int, int]] | None:
         values = []
-        for square, p, o in self._children():
-            value = self._run(
-                midgame.pvs, p, o, self.walls, self.anti, depth - 1, -midgame.INF, midgame.INF,
-                np.int64(0), self.stats, self.table,
-            )  # fmt: skip
+        for square, child in self._children():
+            value = self.searcher.midgame(child, depth - 1)
             if value is None:
                 return None
             values.append((square, -value))
         return values
 
-    def normal(self, rng: random.Random):
+    def normal(self, rng: random.Random) -> _Found:
         if self.empties <= NORMAL_EXACT_EMPTIES:
             values = self._exact_values()
             if values is not None:
@@ -266,66 +267,64 @@ class _BitboardSearch:
         square, value = _pick(values, rng, rng.random() < NORMAL_SLIP)
         return square, value, depth, False, [_move_of(square, 8)]
 
-    def strong(self, rng: random.Random):
+    def strong(self, rng: random.Random) -> _Found:
+        searcher = self.searcher
         started = time.monotonic_ns()
-        deadline = int(self.stats[DEADLINE])
-        if self.empties <= STRONG_EXACT_EMPTIES:
-            self.stats[DEADLINE] = started + int((deadline - started) * STRONG_MIDGAME_SHARE)
+        deadline = searcher.deadline_ns
+        solving = self.empties <= STRONG_EXACT_EMPTIES
+        if solving:
+            searcher.deadline_ns = started + int((deadline - started) * STRONG_MIDGAME_SHARE)
         found = None
         for depth in range(1, min(MAX_DEPTH, self.empties) + 1):
-            value = self._run(
-                midgame.pvs_root, self.player, self.opponent, self.walls, self.anti, depth,
-                -midgame.INF, midgame.INF, self.stats, self.table,
-            )  # fmt: skip
-            if value is None:
+            searched = self._aspiration(depth, None if found is None else found[1])
+            if searched is None:
                 break
-            found = int(self.stats[BEST]), value, depth, False
-        self.stats[DEADLINE] = deadline
-        if self.empties <= STRONG_EXACT_EMPTIES:
-            solved = self.solve()
-            if solved is not None:
-                found = *solved, self.empties, True
+            found = searched[1], searched[0], depth, False
+        searcher.deadline_ns = deadline
+        if solving:
+            solved = searcher.exact_root(self.position)
+            if solved is not None and solved[1] is not None:
+                found = solved[1], solved[0], self.empties, True
         if found is None:
             return self._fallback()
         square, value, depth, exact = found
-        return square, value, depth, exact, self._principal_variation(square, depth)
+        return square, value, depth, exact, self._principal_variation(square, depth, exact)
 
-    def solve(self) -> tuple[int, int] | None:
-        """(best square, exact final disc difference), or None at the deadline."""
-        value = self._run(
-            endgame.solve_root, self.player, self.opponent, self.walls, self.anti, -64, 64,
-            self.stats, new_table(), new_table(_SHALLOW_TABLE_BITS),
-        )  # fmt: skip
-        return None if value is None else (int(self.stats[BEST]), value)
+    def _aspiration(self, depth: int, guess: int | None) -> tuple[int, int] | None:
+        """(value, best square) of a ``depth``-ply search, first in a window around the
+        previous iteration's value, again in the full window when it falls outside."""
+        if guess is not None:
+            alpha, beta = guess - ASPIRATION_WINDOW, guess + ASPIRATION_WINDOW
+            searched = self.searcher.midgame_root(self.position, depth, alpha, beta)
+            if searched is None or alpha < searched[0] < beta:
+                return searched
+        return self.searcher.midgame_root(self.position, depth)
 
-    def _fallback(self):
-        square = int(self._root_order()[0])
+    def solve(self) -> tuple[int, int | None] | None:
+        """(exact final disc difference, best square or None for a pass), or None at the
+        deadline."""
+        return self.searcher.exact_root(self.position)
+
+    def _fallback(self) -> _Found:
+        square = root_order(self.position)[0]
         return square, 0, 0, False, [_move_of(square, 8)]
 
-    def _principal_variation(self, square: int, depth: int) -> list[Move]:
-        """The root move, then the best moves the midgame table remembers."""
+    def _principal_variation(self, square: int, depth: int, exact: bool) -> list[Move]:
+        """The root move, then the best moves the table remembers."""
         pv = [_move_of(square, 8)]
-        f = bitboard.flips(self.player, self.opponent, square)
-        bit = np.uint64(1) << np.uint64(square)
-        p, o = self.opponent ^ f, self.player | f | bit
+        position = self.position.play(square)
         while len(pv) < depth:
-            if bitboard.legal_moves(p, o, self.walls) == 0:
-                if bitboard.legal_moves(o, p, self.walls) == 0:
+            if not position.legal_squares():
+                if position.is_over():
                     break
                 pv.append(PASS)
-                p, o = o, p
+                position = position.passed()
                 continue
-            slot = table_slot(p, o, self.table)
-            row = self.table[slot]
-            if row[0] != p or row[1] != o:
+            best = self.tables.best_square(position, exact)
+            if best is None:
                 break
-            square = int((row[2] >> np.uint64(32)) & np.uint64(0xFF))
-            bit = np.uint64(1) << np.uint64(square)
-            if square >= 64 or not bitboard.legal_moves(p, o, self.walls) & bit:
-                break
-            pv.append(_move_of(square, 8))
-            f = bitboard.flips(p, o, square)
-            p, o = o ^ f, p | f | bit
+            pv.append(_move_of(best, 8))
+            position = position.play(best)
         return pv
 
 

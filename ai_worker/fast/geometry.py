@@ -9,11 +9,10 @@ from functools import lru_cache
 
 import numpy as np
 
+from ai_worker.fast.evaluation import W_C, W_CORNER, W_X
+
 DIRECTIONS = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
 CELL_CODES = {"X": 0, "O": 1, "R": 2, "G": 3, "N": 4, "-": -1, "#": -2, " ": -2}
-W_CORNER = 700
-W_X = -250
-W_C = -80
 W_EDGE = 30
 
 

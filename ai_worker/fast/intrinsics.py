@@ -49,3 +49,15 @@ def monotonic_ns(typingctx):
         return builder.add(builder.mul(seconds, ir.Constant(i64, 1_000_000_000)), nanos)
 
     return sig, codegen
+
+
+@intrinsic
+def highest_bit_index(typingctx, x):
+    """Index of the highest set bit of a non-zero uint64 (63 - ``ctlz``)."""
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        zeros = builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+        return builder.sub(ir.Constant(ir.IntType(64), 63), zeros)
+
+    return sig, codegen
