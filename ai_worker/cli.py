@@ -27,6 +27,11 @@ def add_perft(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -
         help="count the leaves of the move tree (a forced pass is a ply, an ended game a leaf)",
     )
     perft.add_argument("--depth", type=int, required=True, help="plies to look ahead")
+    perft.add_argument(
+        "--reference",
+        action="store_true",
+        help="count with the pure-Python rules engine (slow) instead of the numba kernels",
+    )
     _add_position_options(perft)
     perft.set_defaults(handler=run_perft)
 
@@ -37,7 +42,12 @@ def run_perft(args: argparse.Namespace) -> int:
     board = _position(args)
     if isinstance(board, str):
         return _fail(board)
-    print(board.perft(args.depth))
+    if args.reference:
+        print(board.perft(args.depth))
+    else:
+        from ai_worker.fast.api import perft
+
+        print(perft(board, args.depth))
     return 0
 
 

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ai_worker.engine import Board
-from ai_worker.fast import bitboard, endgame, midgame
+from ai_worker.fast import bitboard, endgame, generic, midgame
 from ai_worker.fast.evaluation import HAND_WEIGHTS, INF, evaluate
-from ai_worker.fast.geometry import bitboards_of
+from ai_worker.fast.geometry import bitboards_of, cells_of, geometry_of
 from ai_worker.fast.searchstate import (
     ABORTED,
     BEST,
@@ -80,11 +80,33 @@ class Position:
         return int(evaluate(self.player, self.opponent, self.walls, int(self.anti), weights))
 
 
-def perft(position: Position, depth: int) -> int:
-    """Leaves of the move tree ``depth`` plies deep, counted as ``Board.perft`` does."""
-    if depth <= 0:
+def perft(board: Board, depth: int) -> int:
+    """Leaves of ``board``'s move tree ``depth`` plies deep, counted as ``Board.perft`` does
+    (a forced pass is a ply, a finished game one leaf), by the numba kernels: bitboards for 8x8
+    two-player games, cell arrays for the rest. The free opening's placement phase has no
+    kernel and is counted by ``Board.perft``."""
+    if depth < 0:
+        raise ValueError("depth must be 0 or more")
+    if depth == 0:
         return 1
-    return int(bitboard.perft(position.player, position.opponent, position.walls, depth))
+    if board.in_placement_phase:
+        return board.perft(depth)
+    if board.variant.players == 2 and board.variant.board == "8x8":
+        position = Position.of(board)
+        return int(bitboard.perft(position.player, position.opponent, position.walls, depth))
+    rows = board.rows()
+    g = geometry_of(rows)
+    return int(
+        generic.perft(
+            cells_of(rows),
+            g.rays,
+            g.ray_lengths,
+            g.adjacent,
+            board.turn,
+            board.variant.players,
+            depth,
+        )  # fmt: skip
+    )
 
 
 def root_order(position: Position, weights: Weights = HAND_WEIGHTS) -> list[int]:
