@@ -46,6 +46,7 @@ NORMAL_SLIP = 0.15
 NORMAL_SLIP_MARGIN = 400
 STRONG_EXACT_EMPTIES = 20
 STRONG_MIDGAME_SHARE = 0.2
+ANALYSIS_TIME_LIMIT = 5.0
 ASPIRATION_WINDOW = 150  # hundredths of a disc either side of the previous iteration's value
 MAX_DEPTH = 60
 _NORMAL_TABLE_BITS = 16
@@ -70,6 +71,28 @@ class SearchResult:
     depth: int
     nodes: int
     exact: bool
+    elapsed: float
+
+
+@dataclass(frozen=True)
+class MoveScore:
+    """One legal move and its value for the side to move: the final disc difference of perfect
+    play after it when ``exact``, otherwise the search's evaluation in discs."""
+
+    move: Move
+    score: float
+    exact: bool
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The value of every legal move of a position, best first. ``depth`` is the depth in
+    plies every move was searched to (the number of empties when ``exact``)."""
+
+    moves: list[MoveScore]
+    depth: int
+    exact: bool
+    nodes: int
     elapsed: float
 
 
@@ -116,6 +139,67 @@ def choose_move(
     score = float(value) if exact else _discs(value)
     nodes = int(searcher.stats[NODES])
     return SearchResult(move, score, pv, depth, nodes, exact, time.monotonic() - started)
+
+
+def analyse(
+    board: Board,
+    *,
+    time_limit: float = ANALYSIS_TIME_LIMIT,
+    max_depth: int | None = None,
+    exact: bool = True,
+) -> Analysis:
+    """Score every legal move of ``board`` for the side to move (strong's evaluation).
+
+    Every move is searched to the same depth, deeper and deeper until ``max_depth`` plies (no
+    limit by default) or ``time_limit`` seconds; then, with ``exact`` and time left, every move
+    is solved to the end (8x8 two-player positions, or any 2-player board once the depth
+    reaches the end). The answer holds the last depth finished for all moves; before the first
+    one finishes, every move scores 0 at depth 0. A forced pass is scored by analysing the
+    position after it; the free opening's placements all score 0.
+    """
+    legal = board.legal_moves
+    if not legal:
+        raise ValueError("the game is over: there is no move to analyse")
+    if max_depth is not None and max_depth < 1:
+        raise ValueError("max_depth must be 1 or more")
+    started = time.monotonic()
+    deadline_ns = time.monotonic_ns() + int(max(time_limit, 0.0) * 1e9)
+    if legal == [PASS]:
+        after = board.copy()
+        after.push(PASS)
+        reply = analyse(after, time_limit=time_limit, max_depth=max_depth, exact=exact)
+        best = reply.moves[0]
+        moves = [MoveScore(PASS, -best.score, best.exact)]
+        return Analysis(moves, reply.depth, reply.exact, reply.nodes, time.monotonic() - started)
+    if board.in_placement_phase:
+        moves = [MoveScore(move, 0.0, False) for move in legal]
+        return Analysis(moves, 0, False, 0, time.monotonic() - started)
+    searcher: _BitboardSearch | _GenericSearch
+    if _is_bitboard(board):
+        searcher = _BitboardSearch(board, deadline_ns, worker_tables())
+    else:
+        searcher = _GenericSearch(board, deadline_ns)
+    limit = board.empties() if max_depth is None else min(max_depth, board.empties())
+    found: tuple[list[tuple[int, int]], int, bool] | None = None
+    for depth in range(1, limit + 1):
+        values = searcher.move_values(depth)
+        if values is None:
+            break
+        found = values, depth, searcher.is_exact(depth)
+    if exact and isinstance(searcher, _BitboardSearch) and not (found and found[2]):
+        values = searcher.exact_move_values()
+        if values is not None:
+            found = values, board.empties(), True
+    if found is None:
+        found = [(square, 0) for square in searcher.root_squares()], 0, False
+    values, depth, solved = found
+    width = board.width
+    moves = [
+        MoveScore(_move_of(square, width), searcher.to_discs(value, solved), solved)
+        for square, value in sorted(values, key=lambda sv: -sv[1])
+    ]
+    nodes = int(searcher.stats[NODES])
+    return Analysis(moves, depth, solved, nodes, time.monotonic() - started)
 
 
 def board_from_obf(text: str) -> Board:
@@ -230,6 +314,25 @@ class _BitboardSearch:
 
     def _children(self) -> list[tuple[int, Position]]:
         return [(square, self.position.play(square)) for square in root_order(self.position)]
+
+    def root_squares(self) -> list[int]:
+        return root_order(self.position)
+
+    def is_exact(self, depth: int) -> bool:
+        """Whether a ``depth``-ply midgame value is exact: never (evaluation scale)."""
+        return False
+
+    def to_discs(self, value: int, exact: bool) -> float:
+        """A value of ``move_values`` (or, ``exact``, of ``exact_move_values``) in discs."""
+        return float(value) if exact else _discs(value)
+
+    def move_values(self, depth: int) -> list[tuple[int, int]] | None:
+        """(square, value) of every root move searched ``depth`` plies; None at the deadline."""
+        return self._midgame_values(depth)
+
+    def exact_move_values(self) -> list[tuple[int, int]] | None:
+        """(square, exact final disc difference) of every root move; None at the deadline."""
+        return self._exact_values()
 
     def _exact_values(self) -> list[tuple[int, int]] | None:
         values = []
@@ -348,6 +451,21 @@ class _GenericSearch:
         self.moves = [int(m) for m in moves[:count]]
         sign = -1 if self.anti else 1
         self.moves.sort(key=lambda square: -sign * int(g.weights[square]))
+
+    def root_squares(self) -> list[int]:
+        return list(self.moves)
+
+    def is_exact(self, depth: int) -> bool:
+        """Whether ``depth`` plies reach the end of every line (two players only)."""
+        return depth >= self.empties and self.players == 2
+
+    def move_values(self, depth: int) -> list[tuple[int, int]] | None:
+        """(square, value) of every root move searched ``depth`` plies; None at the deadline."""
+        return self._values(depth, self.moves, True)
+
+    def to_discs(self, value: int, exact: bool) -> float:
+        """A value of ``move_values`` in discs (exact ones are whole disc differences)."""
+        return _discs(value)
 
     def _values(self, depth: int, order: list[int], full_window: bool):
         """(square, value) of the root moves searched ``depth`` plies; None at the deadline."""
