@@ -1,24 +1,39 @@
-"""Engine benchmarks (``python -m benchmarks.engine``) and level-against-level matches.
+"""Engine benchmarks (``python -m benchmarks.engine``, ``make bench``) and matches.
 
-Every figure is the median of several runs; the machine is shared and noisy, so the bench also
-measures the pure-Python engine's perft speed in the same run and reports each speed as a
-ratio against it.
+Speeds are in process CPU time (the machine is shared and noisy; wall time is printed too),
+each the median of several runs, and compared with a baseline measured in the same run: the
+pure-Python rules engine for perft, the engine of commit ``01d94f8`` (issue 12's starting
+point, run in a subprocess, see ``old_engine``) for solves and matches. Sections:
+
+- ``--perft``: perft(10) and perft(11) of the 8x8 start, perft(9) of 10x10.
+- ``--speed``: strong's nodes per second, from middle-game positions and in a played game.
+- ``--ffo 40-49``: exact solves of FFO positions, with fresh tables each.
+- ``--strong-ffo``: strong at its 1.5 s on FFO #1-#39 of 20 empties or fewer.
+- ``--endgame-set N``: strong at 1.5 s on the first N positions of the endgame test set
+  (``benchmarks/data/strong-endgames.txt``): optimal moves and mean loss in discs.
+- ``--match strong:normal,normal:easy,strong:old-strong``: level matches from random openings,
+  both colours; ``old-<level>`` is that level of the old engine.
+
+With no section named, the bench runs perft, speed, FFO #40-#44 and the first-call latency.
 """
 
 import argparse
+import os
 import random
 import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
-from ai_worker.engine import Board, Variant
-from ai_worker.fast import bitboard, generic
-from ai_worker.fast.geometry import bitboards_of, cells_of, geometry_of
-from ai_worker.search import LEVELS, SearchResult, choose_move, solve_endgame
+from ai_worker.engine import Board, Move, Variant
+from ai_worker.fast.api import SearchTables, perft
+from ai_worker.search import LEVELS, choose_move, solve_endgame, warmup
+from benchmarks.endgame_set import read_set
 from benchmarks.ffo import read_ffo
+from benchmarks.old_engine import BASELINE_COMMIT, OldEngine
 
 FIRST_CALL_SCRIPT = (
     "import time; t = time.perf_counter(); c = time.process_time(); "
@@ -27,6 +42,8 @@ FIRST_CALL_SCRIPT = (
     "print(time.perf_counter() - t, time.process_time() - c)"
 )
 MIDGAME_OPENINGS = ("f5,d6,c3,d3,c4,f4,f6,f3,e6,e7", "f5,f6,e6,f4,e3,c5,c4,d3,c3", "c4,e3,f6")
+OLD_PREFIX = "old-"
+Out = Callable[[str], None]
 
 
 def median_time(action: Callable[[], object], runs: int) -> tuple[float, float]:
@@ -43,24 +60,178 @@ def median_time(action: Callable[[], object], runs: int) -> tuple[float, float]:
     return statistics.median(walls), statistics.median(cpus)
 
 
-def perft_8x8(depth: int) -> int:
-    """Leaves of the standard start ``depth`` plies deep, with the bitboard kernel."""
-    return int(bitboard.perft(*bitboards_of(Board().rows(), 0), depth))
+def bench_perft(runs: int, out: Out) -> None:
+    """perft speeds of the kernels against the pure-Python engine's, measured here."""
+    baseline_depth = 7  # long enough (about 0.3 s) for a stable timing
+    baselines = {}
+    for label, variant in (("8x8", Variant()), ("10x10", Variant(board="10x10"))):
+        board = Board(variant)
+        perft(board, 2)  # compile or load the kernel
+        wall, cpu = median_time(lambda b=board: b.perft(baseline_depth), runs)
+        leaves = board.perft(baseline_depth)
+        baselines[label] = leaves / cpu
+        out(
+            f"baseline: pure-Python perft({baseline_depth}) {label}:"
+            f" {leaves / cpu / 1e6:.3f} M leaves per CPU-second (wall {leaves / wall / 1e6:.3f})"
+        )
+    for label, variant, depth, depth_runs in (
+        ("8x8", Variant(), 10, runs),
+        ("8x8", Variant(), 11, max(3, runs)),
+        ("10x10", Variant(board="10x10"), 9, runs),
+    ):
+        board = Board(variant)
+        count = perft(board, depth)
+        wall, cpu = median_time(lambda b=board, d=depth: perft(b, d), depth_runs)
+        out(
+            f"perft({depth}) {label}: {count} leaves, median CPU {cpu:.3f} s (wall {wall:.3f} s)"
+            f" over {depth_runs} runs = {count / cpu / 1e6:.1f} M leaves per CPU-second"
+            f" (wall {count / wall / 1e6:.1f}), {count / cpu / baselines[label]:.0f}x baseline"
+        )
 
 
-def perft_generic(variant: Variant, depth: int) -> int:
-    """Leaves of ``variant``'s start ``depth`` plies deep, with the generic kernel."""
-    board = Board(variant)
-    rows = board.rows()
-    g = geometry_of(rows)
-    return int(
-        generic.perft(cells_of(rows), g.rays, g.ray_lengths, g.adjacent, 0, variant.players, depth)
+def bench_speed(runs: int, out: Out) -> None:
+    """strong's nodes per CPU-second and per wall-second: middle-game positions searched 1 s,
+    and every move of a played game (kept tables, 0.3 s a move) as a worker plays it."""
+    for label, searches in (
+        ("3 middle-game positions, 1 s each", _middle_game_searches),
+        ("a played game, 0.3 s a move", _played_game_searches),
+    ):
+        per_cpu = []
+        per_wall = []
+        for _ in range(runs):
+            nodes, cpu, wall = searches()
+            per_cpu.append(nodes / cpu)
+            per_wall.append(nodes / wall)
+        out(
+            f"strong search, {label}: median {statistics.median(per_cpu) / 1e6:.2f} M nodes"
+            f" per CPU-second (wall {statistics.median(per_wall) / 1e6:.2f})"
+        )
+
+
+def _middle_game_searches() -> tuple[int, float, float]:
+    nodes, cpu, wall = 0, 0.0, 0.0
+    for opening in MIDGAME_OPENINGS:
+        board = Board.from_moves(None, opening.split(","))
+        started = time.process_time()
+        result = choose_move(board, "strong", time_limit=1.0, seed=0)
+        cpu += time.process_time() - started
+        nodes += result.nodes
+        wall += result.elapsed
+    return nodes, cpu, wall
+
+
+def _played_game_searches() -> tuple[int, float, float]:
+    rng = random.Random(1)
+    board = Board()
+    for _ in range(4):
+        board.push(rng.choice(board.legal_moves))
+    nodes, cpu, wall = 0, 0.0, 0.0
+    while not board.is_game_over():
+        started = time.process_time()
+        result = choose_move(board, "strong", time_limit=0.3, seed=1)
+        cpu += time.process_time() - started
+        nodes += result.nodes
+        wall += result.elapsed
+        board.push(result.move)
+    return nodes, cpu, wall
+
+
+def bench_ffo(numbers: list[int], compare_old: bool, out: Out) -> None:
+    """Exact solves with fresh tables; with ``compare_old`` the old engine solves them too."""
+    solve_endgame(read_ffo(1).board, time_limit=60)  # compile or load the kernels
+    total = total_old = 0.0
+    for number in numbers:
+        position = read_ffo(number)
+        started = time.process_time()
+        result = solve_endgame(position.board, time_limit=3600, tables=SearchTables())
+        cpu = time.process_time() - started
+        total += cpu
+        assert result is not None
+        verdict = "exact" if result.score == position.score else f"WRONG ({position.score:+d})"
+        line = (
+            f"FFO #{number}: {position.board.empties()} empties, {result.move}"
+            f" {result.score:+.0f} {verdict}, CPU {cpu:.2f} s (wall {result.elapsed:.2f} s),"
+            f" {result.nodes} nodes"
+        )
+        if compare_old:
+            old_cpu = _old_solve_cpu(position.board)
+            total_old += old_cpu
+            line += f"; {BASELINE_COMMIT}: CPU {old_cpu:.2f} s ({old_cpu / cpu:.2f}x)"
+        out(line)
+    if numbers:
+        summary = f"FFO #{numbers[0]}-#{numbers[-1]} total: CPU {total:.2f} s"
+        if compare_old:
+            summary += f"; {BASELINE_COMMIT}: CPU {total_old:.2f} s ({total_old / total:.2f}x)"
+        out(summary)
+
+
+_OLD_SOLVE = """
+import sys, time
+from ai_worker.search import board_from_obf, solve_endgame
+board = board_from_obf(sys.argv[1])
+solve_endgame(board_from_obf(sys.argv[2]), time_limit=60)
+started = time.process_time()
+solve_endgame(board, time_limit=3600)
+print(time.process_time() - started)
+"""
+
+
+def _old_solve_cpu(board: Board) -> float:
+    """CPU seconds the old engine takes to solve ``board`` (kernels loaded beforehand)."""
+    from benchmarks.endgame_set import to_obf
+    from benchmarks.old_engine import engine_folder
+
+    done = subprocess.run(
+        [sys.executable, "-c", _OLD_SOLVE, to_obf(board), to_obf(read_ffo(20).board)],
+        cwd=engine_folder(BASELINE_COMMIT),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return float(done.stdout.split()[-1])
+
+
+def bench_strong_ffo(out: Out) -> None:
+    """strong at its default time on FFO #1-#39 of 20 empties or fewer."""
+    numbers = [n for n in range(1, 40) if read_ffo(n).board.empties() <= 20]
+    exact = optimal = 0
+    for number in numbers:
+        position = read_ffo(number)
+        result = choose_move(position.board, "strong", seed=0)
+        exact += result.exact and result.score == position.score
+        optimal += position.is_optimal(result.move)
+    out(
+        f"strong at 1.5 s on FFO #1-#39 with <= 20 empties: {exact}/{len(numbers)} exact,"
+        f" {optimal}/{len(numbers)} optimal moves"
+    )
+
+
+def bench_endgame_set(count: int, out: Out) -> None:
+    """strong at its default time on the endgame test set: optimal moves and mean loss."""
+    positions = read_set()[:count]
+    optimal = 0
+    losses = []
+    by_empties: dict[int, list[int]] = {}
+    for scored in positions:
+        result = choose_move(scored.board, "strong", seed=0)
+        loss = scored.best - scored.move_values[result.move]
+        optimal += loss == 0
+        losses.append(loss)
+        by_empties.setdefault(scored.board.empties(), []).append(loss)
+    detail = ", ".join(
+        f"{empties}: {sum(v == 0 for v in values)}/{len(values)}"
+        for empties, values in sorted(by_empties.items())
+    )
+    out(
+        f"strong at 1.5 s on {len(positions)} endgame positions of 18-24 empties:"
+        f" {optimal}/{len(positions)} optimal ({100 * optimal / len(positions):.1f} %),"
+        f" mean loss {statistics.mean(losses):.2f} discs; optimal by empties: {detail}"
     )
 
 
 @dataclass(frozen=True)
 class MatchResult:
-    """Games of level ``first`` against level ``second``, counted for ``first``."""
+    """Games of player ``first`` against player ``second``, counted for ``first``."""
 
     first: str
     second: str
@@ -86,26 +257,71 @@ def play_match(
     seed: int = 0,
 ) -> MatchResult:
     """``games`` games from random openings of ``opening_plies`` moves, each opening played
-    twice with the colours swapped."""
+    twice with the colours swapped. A player is a level, or ``old-<level>`` for that level of
+    the engine of commit ``01d94f8`` (8x8 two-player games only)."""
     wins = draws = losses = 0
-    for game in range(games):
-        rng = random.Random(seed * 1000 + game // 2)
-        board = Board(variant)
-        for _ in range(opening_plies):
-            board.push(rng.choice(board.legal_moves))
-        first_colour = game % 2
-        while not board.is_game_over():
-            level = first if board.turn == first_colour else second
-            board.push(choose_move(board, level, time_limit=time_limit, seed=game).move)
-        outcome = board.outcome()
-        assert outcome is not None
-        if outcome.winner is None:
-            draws += 1
-        elif outcome.winner == first_colour:
-            wins += 1
-        else:
-            losses += 1
+    with _players(first, second) as (play_first, play_second):
+        for game in range(games):
+            rng = random.Random(seed * 1000 + game // 2)
+            board = Board(variant)
+            for _ in range(opening_plies):
+                board.push(rng.choice(board.legal_moves))
+            first_colour = game % 2
+            while not board.is_game_over():
+                play = play_first if board.turn == first_colour else play_second
+                board.push(play(board, time_limit, game))
+            outcome = board.outcome()
+            assert outcome is not None
+            if outcome.winner is None:
+                draws += 1
+            elif outcome.winner == first_colour:
+                wins += 1
+            else:
+                losses += 1
     return MatchResult(first, second, wins, draws, losses)
+
+
+Player = Callable[[Board, float | None, int], Move]
+
+
+@contextmanager
+def _players(*names: str) -> Iterator[list[Player]]:
+    """A move function per player name; one old-engine process serves the old players."""
+    old: OldEngine | None = None
+    players: list[Player] = []
+    try:
+        for name in names:
+            level = name.removeprefix(OLD_PREFIX)
+            if level not in LEVELS:
+                raise ValueError(f"{name!r} is neither a level nor old-<level>")
+            if name.startswith(OLD_PREFIX):
+                old = old or OldEngine()
+                players.append(_old_player(old, level))
+            else:
+                players.append(_player(level))
+        yield players
+    finally:
+        if old is not None:
+            old.close()
+
+
+def _player(level: str) -> Player:
+    def play(board: Board, time_limit: float | None, seed: int) -> Move:
+        return choose_move(board, level, time_limit=time_limit, seed=seed).move
+
+    return play
+
+
+def _old_player(old: OldEngine, level: str) -> Player:
+    from ai_worker.search import DEFAULT_TIME_LIMIT
+
+    def play(board: Board, time_limit: float | None, seed: int) -> Move:
+        limit = DEFAULT_TIME_LIMIT[level] if time_limit is None else time_limit
+        if len(board.legal_moves) == 1:
+            return board.legal_moves[0]
+        return old.choose_move(board, level, time_limit=limit, seed=seed)
+
+    return play
 
 
 def first_call_latency(runs: int) -> tuple[float, float]:
@@ -123,102 +339,61 @@ def first_call_latency(runs: int) -> tuple[float, float]:
     return statistics.median(walls), statistics.median(cpus)
 
 
-def search_speed(seconds: float) -> float:
-    """Median nodes per second of the strong search over a few middle-game positions."""
-    rates = []
-    for opening in MIDGAME_OPENINGS:
-        board = Board.from_moves(None, opening.split(","))
-        result = choose_move(board, "strong", time_limit=seconds, seed=0)
-        rates.append(result.nodes / result.elapsed)
-    return statistics.median(rates)
-
-
-def run_bench(ffo_numbers: list[int], runs: int, out: Callable[[str], None] = print) -> None:
-    """Measure and print every figure of the bench."""
-    solve_endgame(read_ffo(1).board, time_limit=60)  # compile or load the kernels
-    perft_8x8(1)
-    perft_generic(Variant(board="10x10"), 1)
-    baseline_depth = 7  # long enough (about 0.3 s) for a stable timing
-    baselines = {}
-    for label, variant in (("8x8", Variant()), ("10x10", Variant(board="10x10"))):
-        wall, cpu = median_time(lambda v=variant: Board(v).perft(baseline_depth), runs)
-        leaves = Board(variant).perft(baseline_depth)
-        baselines[label] = leaves / wall, leaves / cpu
-        out(
-            f"baseline: pure-Python engine perft({baseline_depth}) {label}:"
-            f" {leaves / wall / 1e6:.3f} M leaves/s (cpu {leaves / cpu / 1e6:.3f})"
-        )
-    for label, depth, action_runs, leaves in (
-        ("8x8", 10, runs, perft_8x8),
-        ("8x8", 11, max(2, runs // 2), perft_8x8),
-        ("10x10", 9, runs, lambda d: perft_generic(Variant(board="10x10"), d)),
-    ):
-        count = leaves(depth)
-        seconds, cpu = median_time(lambda d=depth, f=leaves: f(d), action_runs)
-        rate = count / seconds
-        per_cpu = count / cpu
-        baseline, baseline_per_cpu = baselines[label]
-        out(
-            f"perft({depth}) {label}: {count} leaves, median {seconds:.3f} s (cpu {cpu:.3f} s)"
-            f" over {action_runs} runs = {rate / 1e6:.1f} M leaves/s"
-            f" (cpu {per_cpu / 1e6:.1f}), {rate / baseline:.0f}x baseline"
-            f" (cpu {per_cpu / baseline_per_cpu:.0f}x)"
-        )
-    nodes = statistics.median(search_speed(1.0) for _ in range(runs))
-    out(f"strong search: median {nodes / 1e6:.2f} M nodes/s (1 s searches, 3 middle games)")
-    total = total_cpu = 0.0
-    for number in ffo_numbers:
-        position = read_ffo(number)
-        board, expected = position.board, position.score
-        solutions: list[SearchResult | None] = []
-        seconds, cpu = median_time(
-            lambda b=board, found=solutions: found.append(solve_endgame(b, time_limit=600)),
-            1 if number >= 40 else runs,
-        )
-        result = solutions[-1]
-        assert result is not None
-        total += seconds
-        total_cpu += cpu
-        verdict = "exact" if result.score == expected else f"WRONG (expected {expected:+d})"
-        out(
-            f"FFO #{number}: {board.empties()} empties, {result.move} {result.score:+.0f}"
-            f" {verdict}, {seconds:.2f} s (cpu {cpu:.2f} s), {result.nodes} nodes"
-        )
-    if ffo_numbers:
-        out(
-            f"FFO #{ffo_numbers[0]}-#{ffo_numbers[-1]} total: {total:.2f} s (cpu {total_cpu:.2f} s)"
-        )
-    latency, latency_cpu = first_call_latency(runs)
-    out(
-        "first search in a fresh process (import + cache load + search):"
-        f" {latency:.3f} s (cpu {latency_cpu:.3f} s)"
-    )
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.engine", description=__doc__)
-    parser.add_argument("--runs", type=int, default=3, help="runs per figure (median)")
-    parser.add_argument("--ffo", default="40-44", help="FFO positions to solve, e.g. 40-44")
-    parser.add_argument(
-        "--match", default="", help="instead: play levels, e.g. strong:normal,normal:easy"
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.engine",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--runs", type=int, default=3, help="runs per figure (median)")
+    parser.add_argument("--perft", action="store_true", help="perft speeds")
+    parser.add_argument("--speed", action="store_true", help="strong's nodes per second")
+    parser.add_argument("--ffo", default="", help="FFO positions to solve, e.g. 40-49")
+    parser.add_argument(
+        "--old", action="store_true", help=f"--ffo: the engine of {BASELINE_COMMIT} solves too"
+    )
+    parser.add_argument("--strong-ffo", action="store_true", help="strong on FFO #1-#39")
+    parser.add_argument("--endgame-set", type=int, default=0, help="strong on N test positions")
+    parser.add_argument("--match", default="", help="e.g. strong:normal,strong:old-strong")
     parser.add_argument("--games", type=int, default=40, help="games per match")
     parser.add_argument("--time", type=float, default=None, help="seconds per move in matches")
     args = parser.parse_args(argv)
-    if args.match:
-        for pairing in args.match.split(","):
-            first, _, second = pairing.partition(":")
-            if first not in LEVELS or second not in LEVELS:
-                parser.error(f"--match: {pairing!r} is not level:level")
+    out: Out = print
+    load = os.getloadavg()
+    out(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; {os.cpu_count()} CPUs")
+    everything = not (
+        args.perft or args.speed or args.ffo or args.strong_ffo or args.endgame_set or args.match
+    )
+    warmup()
+    if args.perft or everything:
+        bench_perft(args.runs, out)
+    if args.speed or everything:
+        bench_speed(args.runs, out)
+    ffo = args.ffo or ("40-44" if everything else "")
+    if ffo:
+        low, _, high = ffo.partition("-")
+        bench_ffo(list(range(int(low), int(high or low) + 1)), args.old, out)
+    if args.strong_ffo:
+        bench_strong_ffo(out)
+    if args.endgame_set:
+        bench_endgame_set(args.endgame_set, out)
+    for pairing in filter(None, args.match.split(",")):
+        first, _, second = pairing.partition(":")
+        try:
             result = play_match(first, second, args.games, time_limit=args.time)
-            print(
-                f"{first} vs {second}: {result.wins} wins, {result.draws} draws,"
-                f" {result.losses} losses ({100 * result.score:.0f}%)"
-            )
-        return 0
-    low, _, high = args.ffo.partition("-")
-    numbers = list(range(int(low), int(high or low) + 1)) if low else []
-    run_bench(numbers, args.runs)
+        except ValueError as error:
+            parser.error(f"--match {pairing!r}: {error}")
+        out(
+            f"{first} vs {second}: {result.wins} wins, {result.draws} draws,"
+            f" {result.losses} losses ({100 * result.score:.0f} %), {args.games} games,"
+            f" {'default times' if args.time is None else f'{args.time:g} s a move'}"
+        )
+    if everything:
+        latency, latency_cpu = first_call_latency(args.runs)
+        out(
+            "first search in a fresh process (import + cache load + search):"
+            f" CPU {latency_cpu:.3f} s (wall {latency:.3f} s)"
+        )
     return 0
 
 
