@@ -33,7 +33,7 @@ import numpy as np
 from ai_worker.engine import PASS, Board, Move, Variant
 from ai_worker.fast import generic
 from ai_worker.fast.api import Position, Searcher, SearchTables, root_order
-from ai_worker.fast.evaluation import HEURISTIC_LIMIT, WIN_SCORE
+from ai_worker.fast.evaluation import HEURISTIC_LIMIT, INF, WIN_SCORE
 from ai_worker.fast.geometry import Geometry, cells_of, geometry_of
 from ai_worker.fast.searchstate import ABORTED, DEADLINE, NODES, new_stats
 
@@ -467,12 +467,14 @@ class _GenericSearch:
         """A value of ``move_values`` in discs (exact ones are whole disc differences)."""
         return _discs(value)
 
-    def _values(self, depth: int, order: list[int], full_window: bool):
+    def _values(
+        self, depth: int, order: list[int], full_window: bool
+    ) -> list[tuple[int, int]] | None:
         """(square, value) of the root moves searched ``depth`` plies; None at the deadline."""
         g = self.geometry
         following = (self.player + 1) % self.players
         values = []
-        alpha = -generic.INF
+        alpha = -INF
         for square in order:
             child = self.cells.copy()
             generic.play(child, g.rays, g.ray_lengths, square, self.player)
@@ -481,7 +483,7 @@ class _GenericSearch:
             value = generic.search(
                 child, g.rays, g.ray_lengths, g.adjacent, g.weights, g.corner_of,
                 following, self.player, self.players, self.anti, depth - 1,
-                -generic.INF if full_window else alpha, generic.INF, self.stats,
+                -INF if full_window else alpha, INF, self.stats,
             )  # fmt: skip
             if self.stats[ABORTED]:
                 return None
@@ -489,7 +491,9 @@ class _GenericSearch:
             alpha = max(alpha, int(value))
         return values
 
-    def _deepening(self, max_depth: int, full_window: bool):
+    def _deepening(
+        self, max_depth: int, full_window: bool
+    ) -> tuple[list[tuple[int, int]], int] | None:
         """Iterative deepening to ``max_depth``: the last finished (values, depth)."""
         order = list(self.moves)
         found = None
@@ -504,7 +508,13 @@ class _GenericSearch:
                 break
         return found
 
-    def _answer(self, found, rng: random.Random, slip: bool, full_window: bool = True):
+    def _answer(
+        self,
+        found: tuple[list[tuple[int, int]], int] | None,
+        rng: random.Random,
+        slip: bool,
+        full_window: bool = True,
+    ) -> _Found:
         if found is None:
             return self.moves[0], 0, 0, False, [_move_of(self.moves[0], self.geometry.width)]
         values, depth = found
@@ -517,11 +527,11 @@ class _GenericSearch:
             value = int(round(_discs(value)))
         return square, value, depth, exact, [_move_of(square, self.geometry.width)]
 
-    def normal(self, rng: random.Random):
+    def normal(self, rng: random.Random) -> _Found:
         if self.empties <= NORMAL_EXACT_EMPTIES:
             return self._answer(self._deepening(self.empties, True), rng, False)
         found = self._deepening(NORMAL_DEPTH, True)
         return self._answer(found, rng, rng.random() < NORMAL_SLIP)
 
-    def strong(self, rng: random.Random):
+    def strong(self, rng: random.Random) -> _Found:
         return self._answer(self._deepening(MAX_DEPTH, False), rng, False, full_window=False)

@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 
 from ai_worker.engine import Board, Move, Variant
 from ai_worker.fast.api import SearchTables, perft
@@ -67,7 +68,7 @@ def bench_perft(runs: int, out: Out) -> None:
     for label, variant in (("8x8", Variant()), ("10x10", Variant(board="10x10"))):
         board = Board(variant)
         perft(board, 2)  # compile or load the kernel
-        wall, cpu = median_time(lambda b=board: b.perft(baseline_depth), runs)
+        wall, cpu = median_time(partial(board.perft, baseline_depth), runs)
         leaves = board.perft(baseline_depth)
         baselines[label] = leaves / cpu
         out(
@@ -81,7 +82,7 @@ def bench_perft(runs: int, out: Out) -> None:
     ):
         board = Board(variant)
         count = perft(board, depth)
-        wall, cpu = median_time(lambda b=board, d=depth: perft(b, d), depth_runs)
+        wall, cpu = median_time(partial(perft, board, depth), depth_runs)
         out(
             f"perft({depth}) {label}: {count} leaves, median CPU {cpu:.3f} s (wall {wall:.3f} s)"
             f" over {depth_runs} runs = {count / cpu / 1e6:.1f} M leaves per CPU-second"

@@ -69,7 +69,7 @@ class Position:
 
     def empties(self) -> int:
         """Number of empty (playable) cells."""
-        return 64 - int(bitboard.popcount(self.player | self.opponent | self.walls))
+        return 64 - int(self.player | self.opponent | self.walls).bit_count()
 
     def is_over(self) -> bool:
         """Whether neither side can move."""
@@ -171,7 +171,7 @@ class Searcher:
         self.stats[DEADLINE] = value
 
     def out_of_time(self) -> bool:
-        return time.monotonic_ns() >= self.stats[DEADLINE]
+        return time.monotonic_ns() >= int(self.stats[DEADLINE])
 
     def _start(self) -> bool:
         """Whether a call may start; a call aborted before leaves no abort behind."""

@@ -17,9 +17,9 @@ from ai_worker.fast.bitboard import (
     final_score,
     legal_moves,
     neighbours,
-    popcount,
     stable_discs,
 )
+from ai_worker.fast.intrinsics import popcount
 
 WIN_SCORE = 20000
 HEURISTIC_LIMIT = WIN_SCORE - 1000  # every heuristic value lies within +-HEURISTIC_LIMIT

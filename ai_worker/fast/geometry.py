@@ -4,6 +4,7 @@ A layout is the board's rows as ``Board.rows()`` draws them: ``' '`` off-board, 
 anything else a playable cell.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -71,7 +72,13 @@ def _build(layout: str, width: int) -> Geometry:
     return Geometry(width, height, rays, ray_lengths, adjacent, weights, corner_of)
 
 
-def _weights(ray_lengths, rays, width, n, playable):
+def _weights(
+    ray_lengths: np.ndarray,
+    rays: np.ndarray,
+    width: int,
+    n: int,
+    playable: Callable[[int, int], bool],
+) -> tuple[np.ndarray, np.ndarray]:
     """Corners are cells that can never flip (each of their 4 lines is closed on one side);
     X and C squares are their diagonal and straight neighbours (penalised while the corner is
     empty); other cells on a closed line are edges."""
