@@ -371,27 +371,40 @@ class _BitboardSearch:
         return square, value, depth, False, [_move_of(square, 8)]
 
     def strong(self, rng: random.Random) -> _Found:
+        """Iterative deepening; with ``STRONG_EXACT_EMPTIES`` or fewer empties, an exact solve
+        first tried in a short share of the time (a table kept from the previous moves often
+        answers at once), then a midgame search for a fallback move, then the solve again in
+        the time left (the first try's work stays in the table)."""
         searcher = self.searcher
         started = time.monotonic_ns()
         deadline = searcher.deadline_ns
+        share = int((deadline - started) * STRONG_MIDGAME_SHARE)
         solving = self.empties <= STRONG_EXACT_EMPTIES
         if solving:
-            searcher.deadline_ns = started + int((deadline - started) * STRONG_MIDGAME_SHARE)
+            searcher.deadline_ns = started + share
+            solved = searcher.exact_root(self.position)
+            if solved is not None and solved[1] is not None:
+                return self._exact_answer(solved[0], solved[1])
+            searcher.deadline_ns = time.monotonic_ns() + share
         found = None
         for depth in range(1, min(MAX_DEPTH, self.empties) + 1):
             searched = self._aspiration(depth, None if found is None else found[1])
             if searched is None:
                 break
-            found = searched[1], searched[0], depth, False
+            found = searched[1], searched[0], depth
         searcher.deadline_ns = deadline
         if solving:
             solved = searcher.exact_root(self.position)
             if solved is not None and solved[1] is not None:
-                found = solved[1], solved[0], self.empties, True
+                return self._exact_answer(solved[0], solved[1])
         if found is None:
             return self._fallback()
-        square, value, depth, exact = found
-        return square, value, depth, exact, self._principal_variation(square, depth, exact)
+        square, value, depth = found
+        return square, value, depth, False, self._principal_variation(square, depth, False)
+
+    def _exact_answer(self, value: int, square: int) -> _Found:
+        pv = self._principal_variation(square, self.empties, True)
+        return square, value, self.empties, True, pv
 
     def _aspiration(self, depth: int, guess: int | None) -> tuple[int, int] | None:
         """(value, best square) of a ``depth``-ply search, first in a window around the
