@@ -43,17 +43,18 @@ run: db
 	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) reversi_site.asgi:application & \
 	wait
 
-## Set up and run every test, the linters and the type check.
+## Set up and run every test, the linters, the type check and the import contracts.
 test: install-dev browser
 	$(PY) manage.py ensure_database
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports --no-cache --no-logo
 	$(VENV)/bin/pytest
 
 bench: install
 	$(PY) -m benchmarks.engine
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis .import_linter_cache .grimp_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

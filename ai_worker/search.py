@@ -31,14 +31,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from ai_worker.engine import PASS, Board, Move, Variant
+from ai_worker.engine.records import read_obf
 from ai_worker.fast import generic
 from ai_worker.fast.api import Position, Searcher, SearchTables, root_order
 from ai_worker.fast.evaluation import HEURISTIC_LIMIT, INF, WIN_SCORE
 from ai_worker.fast.geometry import Geometry, cells_of, geometry_of
 from ai_worker.fast.searchstate import ABORTED, DEADLINE, NODES, new_stats
+from ai_worker.levels import EASY, LEVELS, NORMAL, STRONG
 
-LEVELS = ("easy", "normal", "strong")
-DEFAULT_TIME_LIMIT = {"easy": 0.5, "normal": 2.0, "strong": 1.5}
+DEFAULT_TIME_LIMIT = {EASY: 0.5, NORMAL: 2.0, STRONG: 1.5}
 EASY_RANDOM = 0.25
 NORMAL_DEPTH = 4
 NORMAL_EXACT_EMPTIES = 10
@@ -124,16 +125,16 @@ def choose_move(
     if len(legal) == 1 or board.in_placement_phase:
         move = legal[0] if len(legal) == 1 else rng.choice(legal)
         return SearchResult(move, 0.0, [move], 0, 0, False, time.monotonic() - started)
-    if level == "easy":
+    if level == EASY:
         move = _easy_move(board, legal, rng)
         return SearchResult(move, 0.0, [move], 0, 0, False, time.monotonic() - started)
     searcher: _BitboardSearch | _GenericSearch
     if _is_bitboard(board):
-        tables = worker_tables() if level == "strong" else _fresh_tables()
+        tables = worker_tables() if level == STRONG else _fresh_tables()
         searcher = _BitboardSearch(board, deadline_ns, tables)
     else:
         searcher = _GenericSearch(board, deadline_ns)
-    found = searcher.normal(rng) if level == "normal" else searcher.strong(rng)
+    found = searcher.normal(rng) if level == NORMAL else searcher.strong(rng)
     square, value, depth, exact, pv = found
     move = _move_of(square, board.width)
     score = float(value) if exact else _discs(value)
@@ -202,16 +203,6 @@ def analyse(
     return Analysis(moves, depth, solved, nodes, time.monotonic() - started)
 
 
-def board_from_obf(text: str) -> Board:
-    """An 8x8 position from Edax's board form: 64 chars of X/O/- (a1..h8), a space, X or O."""
-    cells, _, side = text.strip().partition(" ")
-    if len(cells) != 64 or set(cells) - set("XO-") or side not in ("X", "O"):
-        raise ValueError('expected "<64 chars of X, O or - for a1..h8> <X|O>"')
-    header = Board().to_text().splitlines()[:4]
-    header[1] = "turn: " + ("black" if side == "X" else "white")
-    return Board.from_text("\n".join(header + [cells[r * 8 : r * 8 + 8] for r in range(8)]))
-
-
 def solve_endgame(
     board: Board, *, time_limit: float, tables: SearchTables | None = None
 ) -> SearchResult | None:
@@ -253,11 +244,11 @@ def warmup() -> float:
     endgame_board = Board(Variant(board="6x6"))
     while endgame_board.empties() > 18:
         endgame_board.push(endgame_board.legal_moves[0])
-    for level in ("normal", "strong"):
+    for level in (NORMAL, STRONG):
         choose_move(endgame_board, level, time_limit=0.01, seed=0)
-    near_end = board_from_obf(_NEAR_END)
-    choose_move(near_end, "strong", time_limit=0.05, seed=0)
-    choose_move(near_end, "normal", time_limit=0.05, seed=0)
+    near_end = read_obf(_NEAR_END)
+    choose_move(near_end, STRONG, time_limit=0.05, seed=0)
+    choose_move(near_end, NORMAL, time_limit=0.05, seed=0)
     return time.monotonic() - started
 
 

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ai_worker.engine import Board, Move
+from ai_worker.engine.records import read_obf, write_obf
 from ai_worker.fast.api import Position, Searcher, SearchTables
-from ai_worker.search import board_from_obf, choose_move
+from ai_worker.search import choose_move
 
 SET_FILE = Path(__file__).resolve().parent / "data" / "strong-endgames.txt"
 EMPTIES = range(18, 25)
@@ -33,12 +34,6 @@ class ScoredPosition:
         return max(self.move_values.values())
 
 
-def to_obf(board: Board) -> str:
-    """Edax's board form of an 8x8 two-player position (see ``board_from_obf``)."""
-    cells = "".join(board.rows())
-    return f"{cells} {'X' if board.turn == 0 else 'O'}"
-
-
 def read_set(path: Path = SET_FILE) -> list[ScoredPosition]:
     """The positions of a test set file: an OBF position, then ``move:value`` pairs."""
     positions = []
@@ -50,7 +45,7 @@ def read_set(path: Path = SET_FILE) -> list[ScoredPosition]:
         for pair in pairs.split():
             move, _, value = pair.partition(":")
             values[Move.from_notation(move)] = int(value)
-        positions.append(ScoredPosition(board_from_obf(obf), values))
+        positions.append(ScoredPosition(read_obf(obf), values))
     return positions
 
 
@@ -107,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{move}:{value:+d}"
                 for move, value in sorted(values.items(), key=lambda mv: -mv[1])
             )
-            out.write(f"{to_obf(board)}; {pairs}\n")
+            out.write(f"{write_obf(board)}; {pairs}\n")
             out.flush()
             built += 1
             print(

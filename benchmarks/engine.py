@@ -31,7 +31,8 @@ from functools import partial
 
 from ai_worker.engine import Board, Move, Variant
 from ai_worker.fast.api import SearchTables, perft
-from ai_worker.search import LEVELS, choose_move, solve_endgame, warmup
+from ai_worker.levels import LEVELS
+from ai_worker.search import choose_move, solve_endgame, warmup
 from benchmarks.endgame_set import read_set
 from benchmarks.ffo import read_ffo
 from benchmarks.old_engine import BASELINE_COMMIT, OldEngine
@@ -179,11 +180,11 @@ print(time.process_time() - started)
 
 def _old_solve_cpu(board: Board) -> float:
     """CPU seconds the old engine takes to solve ``board`` (kernels loaded beforehand)."""
-    from benchmarks.endgame_set import to_obf
+    from ai_worker.engine.records import write_obf
     from benchmarks.old_engine import engine_folder
 
     done = subprocess.run(
-        [sys.executable, "-c", _OLD_SOLVE, to_obf(board), to_obf(read_ffo(20).board)],
+        [sys.executable, "-c", _OLD_SOLVE, write_obf(board), write_obf(read_ffo(20).board)],
         cwd=engine_folder(BASELINE_COMMIT),
         capture_output=True,
         text=True,

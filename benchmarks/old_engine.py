@@ -13,7 +13,7 @@ from pathlib import Path
 from types import TracebackType
 
 from ai_worker.engine import Board, Move
-from benchmarks.endgame_set import to_obf
+from ai_worker.engine.records import write_obf
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 CACHE = REPOSITORY / ".bench"
@@ -59,7 +59,7 @@ class OldEngine:
     def choose_move(self, board: Board, level: str, *, time_limit: float, seed: int) -> Move:
         """The move ``level`` of the old engine plays in ``board`` (8x8, two players)."""
         assert self._process.stdin is not None and self._process.stdout is not None
-        request = {"obf": to_obf(board), "level": level, "time": time_limit, "seed": seed}
+        request = {"obf": write_obf(board), "level": level, "time": time_limit, "seed": seed}
         self._process.stdin.write(json.dumps(request) + "\n")
         self._process.stdin.flush()
         answer = json.loads(self._process.stdout.readline())

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ai_worker.engine import Board, Move
-from ai_worker.search import board_from_obf
+from ai_worker.engine.records import read_obf
 
 FOLDER = Path(__file__).resolve().parent
 FILES = {1: "fforum-1-19.obf", 20: "fforum-20-39.obf", 40: "fforum-40-59.obf"}
@@ -32,7 +32,7 @@ def read_ffo(number: int) -> FfoPosition:
         raise ValueError(f"FFO positions are numbered 1 to {LAST}")
     start = max(first for first in FILES if first <= number)
     line = (FOLDER / FILES[start]).read_text().splitlines()[number - start]
-    board = board_from_obf(line[:66])
+    board = read_obf(line[:66])
     values = {}
     for pair in line[66:].split(";"):
         move, _, value = pair.strip().partition(":")
