@@ -6,8 +6,9 @@ the number of empties:
 
 - 1 to 4: unrolled solvers over the empty squares in parity order (odd quadrants first), with
   no move generation; the last square only counts the discs it flips.
-- up to ``SMALL_EMPTIES``: a loop over the empty squares in parity order, no move generation.
-- up to ``HASH_EMPTIES - 1``: generated moves, odd quadrants first.
+- up to ``SMALL_EMPTIES``: a loop over the empty squares, no move generation; odd quadrants
+  first, and in each corners first, X and C squares last.
+- up to ``HASH_EMPTIES - 1``: generated moves in that order.
 - above: principal-variation null windows, the transposition table of ``searchstate`` (depth =
   empties) with enhanced transposition cut-offs, a stability cut-off, and move ordering by a
   shallow midgame search (many empties) or fastest-first (fewest opponent replies).
@@ -60,6 +61,8 @@ STABILITY_ALPHA = 10
 W_POTENTIAL = 2
 W_ODD = 4
 _FIRST = -1 << 40
+GROUPS = 6
+_X_AND_C = np.uint64(0x42C300000000C342)
 _SMALL_SIG = "int64(uint64, uint64, uint64, int64, int64, int64, int64, int64[::1])"
 
 
@@ -77,6 +80,19 @@ def _odd_quadrants(empties):
         if popcount(empties & QUADRANTS[q]) & 1:
             odd |= QUADRANTS[q]
     return odd
+
+
+@njit(cache=True, inline="always")
+def _group(k, odd):
+    """Squares of the ``k``-th of ``GROUPS`` groups, in which small solves try moves: odd
+    quadrants first, within each corners, then other squares, then X and C squares."""
+    kind = k % 3
+    quadrants = odd if k < 3 else ~odd
+    if kind == 0:
+        return quadrants & CORNERS
+    if kind == 1:
+        return quadrants & ~CORNERS & ~_X_AND_C
+    return quadrants & _X_AND_C
 
 
 @njit(cache=True, inline="always")
@@ -101,13 +117,10 @@ def _solve_1(player, opponent, walls, anti, square):
     return score_of_counts(p, o, 1, anti)
 
 
-@njit(
-    "int64(uint64, uint64, uint64, int64, int64, int64, int64, int64, int64, int64[::1])",
-    cache=True,
-)
-def _solve_2(player, opponent, walls, anti, alpha, beta, x1, x2, passed, stats):
-    """Two empties ``x1``, ``x2`` (tried in that order); fails high at ``beta``."""
-    stats[NODES] += 1
+# The unrolled solvers count no nodes: ``_solve_small`` counts one per call of theirs.
+@njit("int64(uint64, uint64, uint64, int64, int64, int64, int64, int64, int64)", cache=True)
+def _solve_2(player, opponent, walls, anti, alpha, beta, x1, x2, passed):
+    """Two empties ``x1``, ``x2`` (tried in that order)."""
     best = -SCORE_INF
     f = flips(player, opponent, x1)
     if f:
@@ -121,16 +134,12 @@ def _solve_2(player, opponent, walls, anti, alpha, beta, x1, x2, passed, stats):
         return best
     if passed:
         return final_score(player, opponent, walls, anti)
-    return -_solve_2(opponent, player, walls, anti, -beta, -alpha, x1, x2, np.int64(1), stats)
+    return -_solve_2(opponent, player, walls, anti, -beta, -alpha, x1, x2, np.int64(1))
 
 
-@njit(
-    "int64(uint64, uint64, uint64, int64, int64, int64, int64, int64, int64, int64, int64[::1])",
-    cache=True,
-)
-def _solve_3(player, opponent, walls, anti, alpha, beta, x1, x2, x3, passed, stats):
+@njit("int64(uint64, uint64, uint64, int64, int64, int64, int64, int64, int64, int64)", cache=True)
+def _solve_3(player, opponent, walls, anti, alpha, beta, x1, x2, x3, passed):
     """Three empties, tried in the given order."""
-    stats[NODES] += 1
     best = -SCORE_INF
     for k in range(3):
         if k == 0:
@@ -144,7 +153,7 @@ def _solve_3(player, opponent, walls, anti, alpha, beta, x1, x2, x3, passed, sta
             continue
         value = -_solve_2(
             opponent ^ f, player | f | _bit(square), walls, anti, -beta, -alpha, a, b,
-            np.int64(0), stats,
+            np.int64(0),
         )  # fmt: skip
         if value > best:
             best = value
@@ -156,17 +165,15 @@ def _solve_3(player, opponent, walls, anti, alpha, beta, x1, x2, x3, passed, sta
         return best
     if passed:
         return final_score(player, opponent, walls, anti)
-    return -_solve_3(opponent, player, walls, anti, -beta, -alpha, x1, x2, x3, np.int64(1), stats)
+    return -_solve_3(opponent, player, walls, anti, -beta, -alpha, x1, x2, x3, np.int64(1))
 
 
 @njit(
-    "int64(uint64, uint64, uint64, int64, int64, int64, int64, int64, int64, int64, int64,"
-    " int64[::1])",
+    "int64(uint64, uint64, uint64, int64, int64, int64, int64, int64, int64, int64, int64)",
     cache=True,
 )
-def _solve_4(player, opponent, walls, anti, alpha, beta, x1, x2, x3, x4, passed, stats):
+def _solve_4(player, opponent, walls, anti, alpha, beta, x1, x2, x3, x4, passed):
     """Four empties, tried in the given order."""
-    stats[NODES] += 1
     best = -SCORE_INF
     for k in range(4):
         if k == 0:
@@ -182,7 +189,7 @@ def _solve_4(player, opponent, walls, anti, alpha, beta, x1, x2, x3, x4, passed,
             continue
         value = -_solve_3(
             opponent ^ f, player | f | _bit(square), walls, anti, -beta, -alpha, a, b, c,
-            np.int64(0), stats,
+            np.int64(0),
         )  # fmt: skip
         if value > best:
             best = value
@@ -194,9 +201,7 @@ def _solve_4(player, opponent, walls, anti, alpha, beta, x1, x2, x3, x4, passed,
         return best
     if passed:
         return final_score(player, opponent, walls, anti)
-    return -_solve_4(
-        opponent, player, walls, anti, -beta, -alpha, x1, x2, x3, x4, np.int64(1), stats
-    )
+    return -_solve_4(opponent, player, walls, anti, -beta, -alpha, x1, x2, x3, x4, np.int64(1))
 
 
 @njit(_SMALL_SIG, cache=True)
@@ -212,35 +217,36 @@ def _solve_small(player, opponent, walls, anti, alpha, beta, passed, stats):
     odd = _odd_quadrants(empties)
     a = empties & odd
     b = empties & ~odd
+    stats[NODES] += 1
     if n <= 4:
         x1, a, b = _pop(a, b)
         x2, a, b = _pop(a, b)
         if n == 2:
-            return _solve_2(player, opponent, walls, anti, alpha, beta, x1, x2, passed, stats)
+            return _solve_2(player, opponent, walls, anti, alpha, beta, x1, x2, passed)
         x3, a, b = _pop(a, b)
         if n == 3:
-            return _solve_3(player, opponent, walls, anti, alpha, beta, x1, x2, x3, passed, stats)
+            return _solve_3(player, opponent, walls, anti, alpha, beta, x1, x2, x3, passed)
         x4, a, b = _pop(a, b)
-        return _solve_4(player, opponent, walls, anti, alpha, beta, x1, x2, x3, x4, passed, stats)
-    stats[NODES] += 1
+        return _solve_4(player, opponent, walls, anti, alpha, beta, x1, x2, x3, x4, passed)
     best = -SCORE_INF
-    candidates = a | b
-    while candidates:
-        square, a, b = _pop(a, b)
-        candidates = a | b
-        f = flips(player, opponent, square)
-        if f == ZERO:
-            continue
-        value = -_solve_small(
-            opponent ^ f, player | f | _bit(square), walls, anti, -beta, -alpha, np.int64(0),
-            stats,
-        )  # fmt: skip
-        if value > best:
-            best = value
-            if value > alpha:
-                alpha = value
-                if alpha >= beta:
-                    return best
+    for k in range(GROUPS):
+        candidates = empties & _group(k, odd)
+        while candidates:
+            square = lowest_bit_index(candidates)
+            candidates &= candidates - ONE
+            f = flips(player, opponent, square)
+            if f == ZERO:
+                continue
+            value = -_solve_small(
+                opponent ^ f, player | f | _bit(square), walls, anti, -beta, -alpha, np.int64(0),
+                stats,
+            )  # fmt: skip
+            if value > best:
+                best = value
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        return best
     if best == -SCORE_INF:
         if passed:
             return final_score(player, opponent, walls, anti)
@@ -250,7 +256,7 @@ def _solve_small(player, opponent, walls, anti, alpha, beta, passed, stats):
 
 @njit(_SMALL_SIG, cache=True)
 def _solve_ordered(player, opponent, walls, anti, alpha, beta, passed, stats):
-    """Middle tier: generated moves, odd quadrants first."""
+    """Middle tier: generated moves in the order of ``_group``."""
     tick(stats)
     if stats[ABORTED]:
         return 0
@@ -263,22 +269,23 @@ def _solve_ordered(player, opponent, walls, anti, alpha, beta, passed, stats):
             return final_score(player, opponent, walls, anti)
         return -_solve_ordered(opponent, player, walls, anti, -beta, -alpha, np.int64(1), stats)
     odd = _odd_quadrants(empties)
-    a = moves & odd
-    b = moves & ~odd
     best = -SCORE_INF
-    while a | b:
-        square, a, b = _pop(a, b)
-        f = flips(player, opponent, square)
-        value = -_solve_ordered(
-            opponent ^ f, player | f | _bit(square), walls, anti, -beta, -alpha, np.int64(0),
-            stats,
-        )  # fmt: skip
-        if value > best:
-            best = value
-            if value > alpha:
-                alpha = value
-                if alpha >= beta:
-                    return best
+    for k in range(GROUPS):
+        candidates = moves & _group(k, odd)
+        while candidates:
+            square = lowest_bit_index(candidates)
+            candidates &= candidates - ONE
+            f = flips(player, opponent, square)
+            value = -_solve_ordered(
+                opponent ^ f, player | f | _bit(square), walls, anti, -beta, -alpha,
+                np.int64(0), stats,
+            )  # fmt: skip
+            if value > best:
+                best = value
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        return best
     return best
 
 
