@@ -24,9 +24,11 @@ iteration, so a legal move comes back even from a tiny time limit. Randomness co
 same depth (always for easy and normal).
 """
 
+import json
 import random
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -34,7 +36,7 @@ from ai_worker.engine import PASS, Board, Move, Variant
 from ai_worker.engine.records import read_obf
 from ai_worker.fast import generic
 from ai_worker.fast.api import Position, Searcher, SearchTables, root_order
-from ai_worker.fast.evaluation import HEURISTIC_LIMIT, INF, WIN_SCORE
+from ai_worker.fast.evaluation import HAND_WEIGHTS, HEURISTIC_LIMIT, INF, WIN_SCORE
 from ai_worker.fast.geometry import Geometry, cells_of, geometry_of
 from ai_worker.fast.searchstate import ABORTED, DEADLINE, NODES, new_stats
 from ai_worker.levels import EASY, LEVELS, NORMAL, STRONG
@@ -51,6 +53,18 @@ ANALYSIS_TIME_LIMIT = 5.0
 ASPIRATION_WINDOW = 150  # hundredths of a disc either side of the previous iteration's value
 MAX_DEPTH = 60
 _NORMAL_TABLE_BITS = 16
+_DATA = Path(__file__).resolve().parent / "data"
+
+
+def _load_cuts(name: str) -> np.ndarray:
+    """Multi-ProbCut's fit for an evaluation (``python -m benchmarks.fit_probcut``)."""
+    fitted = json.loads((_DATA / f"probcut-{name}.json").read_text())
+    return np.ascontiguousarray(fitted["cuts"], dtype=np.float64)
+
+
+# strong's midgame search: the hand-written evaluation and its Multi-ProbCut fit.
+STRONG_WEIGHTS = HAND_WEIGHTS
+STRONG_CUTS = _load_cuts("hand")
 _NEAR_END = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X"  # FFO #40
 
 # (square, value, depth, exact, principal variation) as the searches below find them.
@@ -400,12 +414,14 @@ class _BitboardSearch:
     def _aspiration(self, depth: int, guess: int | None) -> tuple[int, int] | None:
         """(value, best square) of a ``depth``-ply search, first in a window around the
         previous iteration's value, again in the full window when it falls outside."""
+        search = self.searcher.midgame_root
+        position, weights, cuts = self.position, STRONG_WEIGHTS, STRONG_CUTS
         if guess is not None:
             alpha, beta = guess - ASPIRATION_WINDOW, guess + ASPIRATION_WINDOW
-            searched = self.searcher.midgame_root(self.position, depth, alpha, beta)
+            searched = search(position, depth, alpha, beta, weights=weights, cuts=cuts)
             if searched is None or alpha < searched[0] < beta:
                 return searched
-        return self.searcher.midgame_root(self.position, depth)
+        return search(position, depth, weights=weights, cuts=cuts)
 
     def solve(self) -> tuple[int, int | None] | None:
         """(exact final disc difference, best square or None for a pass), or None at the

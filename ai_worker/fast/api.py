@@ -28,6 +28,8 @@ from ai_worker.fast.searchstate import (
 )
 
 Weights = np.ndarray  # an evaluation's weights, e.g. ``evaluation.HAND_WEIGHTS``
+Cuts = np.ndarray  # Multi-ProbCut's fit per depth, see ``midgame.pvs``
+NO_CUTS = np.zeros((0, 3))
 MIDGAME_TABLE_BITS = 20  # 2**20 rows of 24 bytes: 24 MiB
 ENDGAME_TABLE_BITS = 20
 SHALLOW_TABLE_BITS = 16
@@ -182,21 +184,22 @@ class Searcher:
 
     def midgame(
         self, position: Position, depth: int, alpha: int = -INF, beta: int = INF, *,
-        weights: Weights = HAND_WEIGHTS,
+        weights: Weights = HAND_WEIGHTS, cuts: Cuts = NO_CUTS,
     ) -> int | None:  # fmt: skip
-        """The ``depth``-ply search value of ``position`` (fail-soft within alpha, beta)."""
+        """The ``depth``-ply search value of ``position`` (fail-soft within alpha, beta),
+        with Multi-ProbCut where ``cuts`` has a fit for the depth."""
         if not self._start():
             return None
         t = self.tables
         value = midgame.pvs(
             position.player, position.opponent, position.walls, int(position.anti), weights,
-            depth, alpha, beta, 0, self.stats, t.midgame, t.history,
+            cuts, depth, alpha, beta, 0, self.stats, t.midgame, t.history,
         )  # fmt: skip
         return None if self.stats[ABORTED] else int(value)
 
     def midgame_root(
         self, position: Position, depth: int, alpha: int = -INF, beta: int = INF, *,
-        weights: Weights = HAND_WEIGHTS,
+        weights: Weights = HAND_WEIGHTS, cuts: Cuts = NO_CUTS,
     ) -> tuple[int, int] | None:  # fmt: skip
         """(value, best square) of a ``depth``-ply search of ``position``, which has a move."""
         if not self._start():
@@ -204,7 +207,7 @@ class Searcher:
         t = self.tables
         value = midgame.pvs_root(
             position.player, position.opponent, position.walls, int(position.anti), weights,
-            depth, alpha, beta, self.stats, t.midgame, t.history,
+            cuts, depth, alpha, beta, self.stats, t.midgame, t.history,
         )  # fmt: skip
         return None if self.stats[ABORTED] else (int(value), int(self.stats[BEST]))
 

@@ -303,7 +303,9 @@ def _ordered_moves(player, opponent, walls, anti, weights, moves, first, stats, 
     count = popcount(moves)
     squares = np.empty(count, dtype=np.int64)
     keys = np.empty(count, dtype=np.int64)
-    history = np.zeros(64, dtype=np.int64)
+    searched = shallow_depth >= 0  # the shallow searches' history and (no) cuts
+    history = np.zeros(64 if searched else 0, dtype=np.int64)
+    no_cuts = np.zeros((0, 3))
     n = 0
     while moves:
         square = lowest_bit_index(moves)
@@ -313,7 +315,7 @@ def _ordered_moves(player, opponent, walls, anti, weights, moves, first, stats, 
         child_o = player | f | bit
         if shallow_depth >= 0:
             key = pvs(
-                opponent ^ f, child_o, walls, anti, weights, shallow_depth, -INF, INF,
+                opponent ^ f, child_o, walls, anti, weights, no_cuts, shallow_depth, -INF, INF,
                 np.int64(0), stats, shallow, history,
             )  # fmt: skip
         else:

@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit
 
 from ai_worker.fast.bitboard import CORNERS, ONE, ZERO, flips, legal_moves
-from ai_worker.fast.evaluation import INF, evaluate, terminal_score
+from ai_worker.fast.evaluation import HEURISTIC_LIMIT, INF, evaluate, terminal_score
 from ai_worker.fast.intrinsics import lowest_bit_index, popcount
 from ai_worker.fast.searchstate import (
     ABORTED,
@@ -29,6 +29,7 @@ from ai_worker.fast.searchstate import (
 )
 
 EVAL_ORDER_DEPTH = 3  # from this depth on, children are ordered by their static value
+CUT_SIGMAS = 1.5  # how sure a Multi-ProbCut cut must be
 HISTORY_CAP = 300  # at most this much (three replies' worth) of ordering by history
 _FIRST = -1 << 40
 
@@ -61,13 +62,27 @@ def _sorted_moves(player, opponent, walls, anti, weights, moves, first, by_eval,
     return sort_by_keys(squares, keys)
 
 
+@njit(cache=True, inline="always")
+def shallow_depth(depth):
+    """Depth of the shallow search that predicts a ``depth``-ply one in Multi-ProbCut."""
+    return (depth // 4) * 2 + (depth & 1)
+
+
 @njit(
-    "int64(uint64, uint64, uint64, int64, int64[::1], int64, int64, int64, int64, int64[::1],"
-    " uint64[:, ::1], int64[::1])",
+    "int64(uint64, uint64, uint64, int64, int64[::1], float64[:, ::1], int64, int64, int64,"
+    " int64, int64[::1], uint64[:, ::1], int64[::1])",
     cache=True,
 )
-def pvs(player, opponent, walls, anti, weights, depth, alpha, beta, passed, stats, table, history):
-    """Principal-variation search ``depth`` plies deep (a pass is not a ply)."""
+def pvs(
+    player, opponent, walls, anti, weights, cuts, depth, alpha, beta, passed, stats, table,
+    history,
+):  # fmt: skip
+    """Principal-variation search ``depth`` plies deep (a pass is not a ply).
+
+    ``cuts`` holds Multi-ProbCut's fit per depth, ``(a, b, sigma)``: a ``depth``-ply value is
+    about ``a * v + b`` for the value ``v`` of a ``shallow_depth(depth)``-ply search, with
+    error ``sigma``; a null-window node whose shallow value lies ``CUT_SIGMAS`` errors beyond
+    its window is cut. No row for a depth (or ``a == 0``) means no cut there."""
     tick(stats)
     if stats[ABORTED]:
         return 0
@@ -76,7 +91,7 @@ def pvs(player, opponent, walls, anti, weights, depth, alpha, beta, passed, stat
         if passed:
             return terminal_score(player, opponent, walls, anti)
         return -pvs(
-            opponent, player, walls, anti, weights, depth, -beta, -alpha, np.int64(1), stats,
+            opponent, player, walls, anti, weights, cuts, depth, -beta, -alpha, np.int64(1), stats,
             table, history,
         )  # fmt: skip
     if depth == 0:
@@ -94,6 +109,25 @@ def pvs(player, opponent, walls, anti, weights, depth, alpha, beta, passed, stat
                 return upper
             alpha = max(alpha, lower)
             beta = min(beta, upper)
+    if beta - alpha == 1 and depth < cuts.shape[0] and cuts[depth, 0] > 0:
+        a, b, sigma = cuts[depth, 0], cuts[depth, 1], cuts[depth, 2]
+        d = shallow_depth(depth)
+        high = np.int64(np.ceil((beta + CUT_SIGMAS * sigma - b) / a))
+        if high < HEURISTIC_LIMIT:
+            value = pvs(
+                player, opponent, walls, anti, weights, cuts, d, high - 1, high, passed, stats,
+                table, history,
+            )  # fmt: skip
+            if value >= high:
+                return beta
+        low = np.int64(np.floor((alpha - CUT_SIGMAS * sigma - b) / a))
+        if low > -HEURISTIC_LIMIT:
+            value = pvs(
+                player, opponent, walls, anti, weights, cuts, d, low, low + 1, passed, stats,
+                table, history,
+            )  # fmt: skip
+            if value <= low:
+                return alpha
     original_alpha = alpha
     best = -INF
     best_square = NO_SQUARE
@@ -107,17 +141,17 @@ def pvs(player, opponent, walls, anti, weights, depth, alpha, beta, passed, stat
         d = depth - 1
         if best == -INF:
             value = -pvs(
-                child_p, child_o, walls, anti, weights, d, -beta, -alpha, np.int64(0), stats,
+                child_p, child_o, walls, anti, weights, cuts, d, -beta, -alpha, np.int64(0), stats,
                 table, history,
             )  # fmt: skip
         else:
             value = -pvs(
-                child_p, child_o, walls, anti, weights, d, -alpha - 1, -alpha, np.int64(0),
+                child_p, child_o, walls, anti, weights, cuts, d, -alpha - 1, -alpha, np.int64(0),
                 stats, table, history,
             )  # fmt: skip
             if alpha < value < beta:
                 value = -pvs(
-                    child_p, child_o, walls, anti, weights, d, -beta, -value, np.int64(0),
+                    child_p, child_o, walls, anti, weights, cuts, d, -beta, -value, np.int64(0),
                     stats, table, history,
                 )  # fmt: skip
         if stats[ABORTED]:
@@ -144,16 +178,18 @@ def pvs(player, opponent, walls, anti, weights, depth, alpha, beta, passed, stat
 
 
 @njit(
-    "int64(uint64, uint64, uint64, int64, int64[::1], int64, int64, int64, int64[::1],"
-    " uint64[:, ::1], int64[::1])",
+    "int64(uint64, uint64, uint64, int64, int64[::1], float64[:, ::1], int64, int64, int64,"
+    " int64[::1], uint64[:, ::1], int64[::1])",
     cache=True,
 )
-def pvs_root(player, opponent, walls, anti, weights, depth, alpha, beta, stats, table, history):
+def pvs_root(
+    player, opponent, walls, anti, weights, cuts, depth, alpha, beta, stats, table, history
+):  # fmt: skip
     """Like ``pvs``, and the best square goes to ``stats[BEST]``. The position must have a
     legal move."""
     value = pvs(
-        player, opponent, walls, anti, weights, depth, alpha, beta, np.int64(0), stats, table,
-        history,
+        player, opponent, walls, anti, weights, cuts, depth, alpha, beta, np.int64(0), stats,
+        table, history,
     )  # fmt: skip
     row = probe(player, opponent, table)
     stats[BEST] = entry_square(table, row) if row >= 0 else NO_SQUARE
