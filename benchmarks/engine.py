@@ -257,10 +257,12 @@ def play_match(
     opening_plies: int = 4,
     variant: Variant | None = None,
     seed: int = 0,
+    on_game: Callable[[str], None] | None = None,
 ) -> MatchResult:
     """``games`` games from random openings of ``opening_plies`` moves, each opening played
     twice with the colours swapped. A player is a level, or ``old-<level>`` for that level of
-    the engine of commit ``01d94f8`` (8x8 two-player games only)."""
+    the engine of commit ``01d94f8`` (8x8 two-player games only). ``on_game`` gets a line
+    per finished game."""
     wins = draws = losses = 0
     with _players(first, second) as (play_first, play_second):
         for game in range(games):
@@ -280,6 +282,8 @@ def play_match(
                 wins += 1
             else:
                 losses += 1
+            if on_game is not None:
+                on_game(f"game {game + 1}: {first} {wins} wins, {draws} draws, {losses} losses")
     return MatchResult(first, second, wins, draws, losses)
 
 
@@ -341,6 +345,10 @@ def first_call_latency(runs: int) -> tuple[float, float]:
     return statistics.median(walls), statistics.median(cpus)
 
 
+def _progress(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.engine",
@@ -360,7 +368,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=40, help="games per match")
     parser.add_argument("--time", type=float, default=None, help="seconds per move in matches")
     args = parser.parse_args(argv)
-    out: Out = print
+
+    def out(line: str) -> None:
+        print(line, flush=True)
+
     load = os.getloadavg()
     out(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; {os.cpu_count()} CPUs")
     everything = not (
@@ -382,7 +393,7 @@ def main(argv: list[str] | None = None) -> int:
     for pairing in filter(None, args.match.split(",")):
         first, _, second = pairing.partition(":")
         try:
-            result = play_match(first, second, args.games, time_limit=args.time)
+            result = play_match(first, second, args.games, time_limit=args.time, on_game=_progress)
         except ValueError as error:
             parser.error(f"--match {pairing!r}: {error}")
         out(
