@@ -70,3 +70,15 @@ def test_solver_stops_at_its_deadline() -> None:
     assert searcher.exact_root(Position.of(read_ffo(45).board)) is None
     assert time.monotonic() - started < 0.5
     assert searcher.nodes > 0
+
+
+def test_a_call_after_an_aborted_one_searches_afresh() -> None:
+    """An aborted call (strong's first parts stop at their share of the time) leaves no
+    abort behind: the next call under a later deadline solves (issue 12's bug)."""
+    searcher = Searcher(time.monotonic_ns() + 20_000_000, SearchTables(16, 16, 12))
+    assert searcher.exact_root(Position.of(read_ffo(45).board)) is None
+    searcher.deadline_ns = time.monotonic_ns() + 60 * 10**9
+    position = read_ffo(20)
+    solved = searcher.exact_root(Position.of(position.board))
+    assert solved is not None
+    assert solved[0] == position.score
