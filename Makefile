@@ -53,7 +53,7 @@ test: install-dev browser
 	$(VENV)/bin/pytest
 
 bench: install
-	$(PY) -m ai_worker bench
+	$(PY) -m benchmarks.engine
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis .import_linter_cache .grimp_cache
