@@ -30,8 +30,9 @@ class MoveInline(ReadOnlyAdmin, admin.TabularInline):
 
 @admin.register(Game)
 class GameAdmin(ReadOnlyAdmin, admin.ModelAdmin):
-    list_display = ["id", "mode", "status", "ply", "created_at", "updated_at"]
+    list_display = ["id", "public_id", "mode", "status", "ply", "created_at", "updated_at"]
     list_filter = ["mode", "status"]
+    search_fields = ["public_id"]
     date_hierarchy = "created_at"
     inlines = [SeatInline, MoveInline]
 

@@ -10,4 +10,9 @@ class GamesConfig(AppConfig):
     verbose_name = "Reversi games"
 
     def ready(self) -> None:
+        from django.urls import register_converter
+
+        from games.shared.ids import PublicIdConverter
+
+        register_converter(PublicIdConverter, "public_id")
         from games.services import guests  # noqa: F401  (connects the log-in receiver)

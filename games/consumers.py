@@ -1,10 +1,11 @@
-"""Live game updates over ``/ws/games/<id>/`` (JSON messages).
+"""Live game updates over ``/ws/games/<public id>/`` (JSON messages).
 
 On connect the viewer gets ``{"type": "state", ...}`` with the full state; every change arrives as
 an event ``{"type": "move"|"undo"|..., "ply": n, "version": v, "state": {...}}``. A client that
 may have missed events sends ``{"type": "sync", "version": v}`` (or ``"ply"``) and gets the full
 state when it is behind. A seated player's connections drive their presence (the 2-minute rule);
-anyone else watches as a spectator.
+anyone else watches as a spectator and never gets the room's join link (``presenters.seen_by``).
+An unknown or malformed game id is closed with code 4404.
 """
 
 import json
@@ -21,6 +22,7 @@ from games import presenters, selectors
 from games.identity import Player, player_from_session
 from games.models import Game
 from games.services import cpu, events, presence
+from games.shared.errors import NotFound
 
 SEAT_CHANGES = {"started", "joined", "takeover"}
 TOKEN_KEY = re.compile(r"[0-9a-f]{40}")  # the form of DRF's token keys
@@ -53,8 +55,11 @@ def _scope_player(scope: dict) -> Player | None:
 
 
 @database_sync_to_async
-def _game(game_id: int) -> Game | None:
-    return Game.objects.filter(pk=game_id).first()
+def _game_pk(public_id: str) -> int | None:
+    try:
+        return selectors.game_pk(public_id)
+    except NotFound:
+        return None
 
 
 @database_sync_to_async
@@ -82,10 +87,11 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await super().__call__(scope, receive, send)
 
     async def connect(self) -> None:
-        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        if await _game(self.game_id) is None:
+        game_id = await _game_pk(self.scope["url_route"]["kwargs"]["public_id"])
+        if game_id is None:
             await self.close(code=4404)
             return
+        self.game_id = game_id
         self.player = await _scope_player(self.scope)
         self.group = events.game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -135,12 +141,12 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json(presenters.game_event("state", state))
 
     async def game_event(self, message: dict[str, presenters.GameEvent]) -> None:
-        """A change pushed by ``games.services.events.publish`` to the game's group; ``you`` is
-        made this viewer's."""
+        """A change pushed by ``games.services.events.publish`` to the game's group, made this
+        viewer's (``you``, and the join link for seats only)."""
         event = message["event"]
         if event["type"] in SEAT_CHANGES:
             self.you = await _viewer_colors(self.game_id, self.player)
-        state: presenters.GameState = {**event["state"], "you": self.you}
+        state = presenters.seen_by(event["state"], you=self.you)
         await self.send_json(presenters.game_event(event["type"], state))
 
 
@@ -152,6 +158,6 @@ class UnknownPathConsumer(AsyncJsonWebsocketConsumer):
 
 
 websocket_urlpatterns = [
-    path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),
+    path("ws/games/<public_id:public_id>/", GameConsumer.as_asgi()),
     re_path(r"", UnknownPathConsumer.as_asgi()),
 ]

@@ -6,9 +6,15 @@ Only ``games.services`` changes these rows; everything else reads them (``games.
 from django.conf import settings
 from django.db import models
 
+from games.shared.ids import PUBLIC_ID_LENGTH, new_public_id
+
 
 class Game(models.Model):
-    """A game of any variant; ``position`` is the engine's position text after ``ply`` moves."""
+    """A game of any variant; ``position`` is the engine's position text after ``ply`` moves.
+
+    Outside the database a game is known only by its random ``public_id`` (URLs, answers,
+    events); the primary key stays internal (foreign keys, task arguments).
+    """
 
     class Mode(models.TextChoices):
         CPU = "cpu", "versus CPU"
@@ -20,6 +26,9 @@ class Game(models.Model):
         ACTIVE = "active", "active"
         FINISHED = "finished", "finished"
 
+    public_id = models.CharField(
+        max_length=PUBLIC_ID_LENGTH, unique=True, default=new_public_id, editable=False
+    )
     mode = models.CharField(max_length=8, choices=Mode.choices)
     variant = models.JSONField(default=dict)
     position = models.TextField()

@@ -65,7 +65,9 @@ class RoomLink(TypedDict):
 
 
 class RoomSummary(TypedDict):
-    code: str
+    """A game's room; ``code`` and ``rematch`` (join links) are None for anyone but its seats."""
+
+    code: str | None
     state: str
     rematch: RoomLink | None
 
@@ -83,7 +85,7 @@ class GameResult(TypedDict):
 
 
 class GameState(TypedDict):
-    id: int
+    id: str  # the public id, never the primary key
     url: str
     mode: str
     variant: dict[str, Any]
@@ -128,9 +130,14 @@ class GameEvent(TypedDict):
 
 
 def page_url(game: Game) -> str:
-    """The page where ``game`` is played: its room's page, or its own."""
+    """The page where ``game``'s seats play it: its room's page, or its own."""
     room = room_of(game)
-    return room_url(room) if room else reverse("play", kwargs={"game_id": game.pk})
+    return room_url(room) if room else play_url(game.public_id)
+
+
+def play_url(public_id: str) -> str:
+    """A game's own page, by its public id (where anyone may watch it)."""
+    return reverse("play", kwargs={"public_id": public_id})
 
 
 def room_url(room: Room) -> str:
@@ -150,11 +157,33 @@ def room_of(game: Game) -> Room | None:
 def game_state(
     game: Game, *, board: Board | None = None, viewer: Player | None = None
 ) -> GameState:
-    """The full state of a game; ``you`` lists the colours ``viewer`` plays.
+    """The state of a game as ``viewer`` sees it (``seen_by``): ``you`` lists the colours they
+    play, and only a seat learns the room's join link.
 
     Reads the game's seats, moves and room from the query's cache when it has them (see
     ``games.selectors.games_of``).
     """
+    state = _seats_state(game, board=board, viewer=viewer)
+    return seen_by(state, you=state["you"])
+
+
+def event_state(game: Game, *, board: Board | None = None) -> GameState:
+    """The state as the game's seats see it, join link included and ``you`` empty: what an event
+    carries to the consumers, which pass it through ``seen_by`` for each viewer."""
+    return _seats_state(game, board=board, viewer=None)
+
+
+def seen_by(state: GameState, *, you: list[str]) -> GameState:
+    """``state`` for a viewer who plays the colours ``you``: anyone but a seat gets the game's own
+    page instead of its room's and no room code or rematch link (issue 10: a stranger watching a
+    game must not be able to join its room)."""
+    if you or state["room"] is None:
+        return {**state, "you": you}
+    room: RoomSummary = {**state["room"], "code": None, "rematch": None}
+    return {**state, "you": you, "url": play_url(state["id"]), "room": room}
+
+
+def _seats_state(game: Game, *, board: Board | None, viewer: Player | None) -> GameState:
     board = board or Board.from_text(game.position)
     seats = list(game.seats.all())
     record = list(game.moves.all())
@@ -162,7 +191,7 @@ def game_state(
     room = room_of(game)
     counts = board.counts()
     return {
-        "id": game.pk,
+        "id": game.public_id,
         "url": page_url(game),
         "mode": game.mode,
         "variant": game.variant,
@@ -200,13 +229,15 @@ def legal_moves(board: Board) -> dict[str, list[str]]:
 
 
 def room_state(room: Room, *, viewer: Player | None = None) -> RoomState:
-    """A room with its game's state (the rooms endpoints' answer)."""
+    """A room with its game's state as ``viewer`` sees it (the rooms endpoints' answer, to
+    someone who has the room's code): the rematch link only for the game's seats."""
+    game = game_state(room.game, viewer=viewer)
     return {
         "code": room.code,
         "url": room_url(room),
         "state": room.state,
-        "rematch": _room_link(room.rematch),
-        "game": game_state(room.game, viewer=viewer),
+        "rematch": _room_link(room.rematch) if game["you"] else None,
+        "game": game,
     }
 
 

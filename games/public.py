@@ -55,9 +55,11 @@ game_finished = Signal()
 
 @dataclass(frozen=True)
 class FinishedGameEntry:
-    """One finished game in a player's history."""
+    """One finished game in a player's history: ``game_id`` is internal (ratings), ``public_id``
+    and ``url`` (the game's own page, never its room's) are what a page may show."""
 
     game_id: int
+    public_id: str
     url: str
     mode: str
     players: int
@@ -73,7 +75,6 @@ def finished_games_of(user_id: int, *, limit: int) -> list[FinishedGameEntry]:
     games = (
         Game.objects.filter(status=Game.Status.FINISHED, seats__user_id=user_id)
         .distinct()
-        .select_related("room")
         .prefetch_related(SEATS)
         .order_by("-updated_at")[:limit]
     )
@@ -85,7 +86,8 @@ def _entry(game: Game, user_id: int) -> FinishedGameEntry:
     result = game.result or {}
     return FinishedGameEntry(
         game_id=game.pk,
-        url=presenters.page_url(game),
+        public_id=game.public_id,
+        url=presenters.play_url(game.public_id),
         mode=game.mode,
         players=len(seats),
         colors=[COLOR_NAMES[seat.color] for seat in seats if seat.user_id == user_id],

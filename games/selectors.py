@@ -11,8 +11,22 @@ from games.identity import Player
 from games.models import Game, Room, Seat
 from games.policy import CPU_TURN_STALLED_AFTER
 from games.shared.errors import NotFound
+from games.shared.ids import is_public_id
 
 SEATS = Prefetch("seats", queryset=Seat.objects.select_related("user"))
+
+
+def game_pk(public_id: str) -> int:
+    """The primary key of the game whose public id is ``public_id``; ``NotFound`` when there is
+    none, whether the id is malformed (never queried) or names no game."""
+    found = (
+        Game.objects.filter(public_id=public_id).values_list("pk", flat=True).first()
+        if is_public_id(public_id)
+        else None
+    )
+    if found is None:
+        raise NotFound("not_found")
+    return found
 
 
 def game(game_id: int) -> Game:

@@ -7,6 +7,8 @@ Defaults match a developer machine: PostgreSQL at 127.0.0.1:5432 as user ``root`
 import os
 from pathlib import Path
 
+from games.shared.ids import PUBLIC_ID_SCHEMA
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -173,6 +175,7 @@ SPECTACULAR_SETTINGS = {
         "ColorOrRandomEnum": ["black", "white", "red", "green", "random"],
         "GameModeEnum": ["cpu", "local", "room"],
     },
+    "PATH_CONVERTER_OVERRIDES": {"public_id": PUBLIC_ID_SCHEMA},
 }
 
 LOGGING = {

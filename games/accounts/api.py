@@ -34,7 +34,7 @@ PROFILE_SCHEMA = inline_serializer(
         "recent_games": inline_serializer(
             "PlayerRecentGame",
             {
-                "id": serializers.IntegerField(),
+                "id": serializers.CharField(help_text="the game's public id"),
                 "url": serializers.CharField(),
                 "mode": serializers.ChoiceField(["cpu", "local", "room"]),
                 "players": serializers.IntegerField(),

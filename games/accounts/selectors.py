@@ -19,7 +19,7 @@ class GameCounts(TypedDict):
 
 
 class RecentGame(TypedDict):
-    id: int
+    id: str  # the game's public id
     url: str
     mode: str
     players: int
@@ -80,7 +80,7 @@ def recent_games(user: AbstractBaseUser) -> list[RecentGame]:
 
 def _recent_game(entry: FinishedGameEntry, rating_change: int | None) -> RecentGame:
     return {
-        "id": entry.game_id,
+        "id": entry.public_id,
         "url": entry.url,
         "mode": entry.mode,
         "players": entry.players,

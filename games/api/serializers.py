@@ -161,9 +161,11 @@ class RoomLinkSerializer(ShapeSerializer):
 
 class RoomSummarySerializer(ShapeSerializer):
     shape = presenters.RoomSummary
-    code = serializers.CharField()
+    code = serializers.CharField(
+        allow_null=True, help_text="the room's join code, shown to the game's seats only"
+    )
     state = serializers.ChoiceField(choices=["open", "playing", "finished"])
-    rematch = RoomLinkSerializer(allow_null=True)
+    rematch = RoomLinkSerializer(allow_null=True, help_text="shown to the game's seats only")
 
 
 class GameResultSerializer(ShapeSerializer):
@@ -185,8 +187,12 @@ class GameStateSerializer(ShapeSerializer):
     """The full state of a game (the answer of every game endpoint and websocket event)."""
 
     shape = presenters.GameState
-    id = serializers.IntegerField()
-    url = serializers.CharField(help_text="the page where the game is played")
+    id = serializers.CharField(
+        help_text="the game's public id (12 random letters and digits) in its addresses"
+    )
+    url = serializers.CharField(
+        help_text="the page of the game: its room's page for the room's seats, else /play/<id>/"
+    )
     mode = serializers.ChoiceField(choices=Game.Mode.values)
     variant = VariantSchema()
     status = serializers.ChoiceField(choices=Game.Status.values)
@@ -228,5 +234,5 @@ class RoomStateSerializer(ShapeSerializer):
     code = serializers.CharField()
     url = serializers.CharField()
     state = serializers.ChoiceField(choices=["open", "playing", "finished"])
-    rematch = RoomLinkSerializer(allow_null=True)
+    rematch = RoomLinkSerializer(allow_null=True, help_text="shown to the game's seats only")
     game = GameStateSerializer()

@@ -80,11 +80,11 @@ class GameListView(APIView):
 
 
 class GameDetailView(APIView):
-    """The full state of a game (anyone may watch)."""
+    """The state of a game: anyone with its id may watch; only its seats see the room's code."""
 
     @extend_schema(responses=with_errors({200: GameStateSerializer}, 404))
-    def get(self, request: Request, game_id: int) -> Response:
-        game = cpu.watched_game(game_id=game_id)
+    def get(self, request: Request, public_id: str) -> Response:
+        game = cpu.watched_game(game_id=selectors.game_pk(public_id))
         return Response(presenters.game_state(game, viewer=request_player(request, create=False)))
 
 
@@ -95,11 +95,14 @@ class MoveView(APIView):
         request=MoveSerializer,
         responses=with_errors({201: GameStateSerializer}, 400, 403, 404, 409),
     )
-    def post(self, request: Request, game_id: int) -> Response:
+    def post(self, request: Request, public_id: str) -> Response:
         data = validated(MoveSerializer, request.data)
         player = seated_player(request)
         game = games.play_move(
-            player=player, game_id=game_id, notation=data["move"], ply=data["ply"]
+            player=player,
+            game_id=selectors.game_pk(public_id),
+            notation=data["move"],
+            ply=data["ply"],
         )
         return Response(presenters.game_state(game, viewer=player), status=status.HTTP_201_CREATED)
 
@@ -108,9 +111,9 @@ class UndoView(APIView):
     """G1: take back your last move (and the CPU's replies)."""
 
     @extend_schema(request=None, responses=with_errors({200: GameStateSerializer}, 400, 403, 404))
-    def post(self, request: Request, game_id: int) -> Response:
+    def post(self, request: Request, public_id: str) -> Response:
         player = seated_player(request)
-        game = games.undo_move(player=player, game_id=game_id)
+        game = games.undo_move(player=player, game_id=selectors.game_pk(public_id))
         return Response(presenters.game_state(game, viewer=player))
 
 
@@ -118,9 +121,9 @@ class HintView(APIView):
     """G2: ask for the strong CPU's move; it arrives in ``hints.current`` (and over the socket)."""
 
     @extend_schema(request=None, responses=with_errors({202: GameStateSerializer}, 400, 403, 404))
-    def post(self, request: Request, game_id: int) -> Response:
+    def post(self, request: Request, public_id: str) -> Response:
         player = seated_player(request)
-        game = cpu.request_hint(player=player, game_id=game_id)
+        game = cpu.request_hint(player=player, game_id=selectors.game_pk(public_id))
         return Response(presenters.game_state(game, viewer=player), status=status.HTTP_202_ACCEPTED)
 
 
@@ -128,9 +131,9 @@ class ResignView(APIView):
     """G3: give up the game."""
 
     @extend_schema(request=None, responses=with_errors({200: GameStateSerializer}, 400, 403, 404))
-    def post(self, request: Request, game_id: int) -> Response:
+    def post(self, request: Request, public_id: str) -> Response:
         player = seated_player(request)
-        game = games.resign(player=player, game_id=game_id)
+        game = games.resign(player=player, game_id=selectors.game_pk(public_id))
         return Response(presenters.game_state(game, viewer=player))
 
 
@@ -140,11 +143,14 @@ class TakeoverView(APIView):
     @extend_schema(
         request=TakeoverSerializer, responses=with_errors({200: GameStateSerializer}, 400, 403, 404)
     )
-    def post(self, request: Request, game_id: int) -> Response:
+    def post(self, request: Request, public_id: str) -> Response:
         data = validated(TakeoverSerializer, request.data)
         player = seated_player(request)
         game = presence.take_over_seat(
-            player=player, game_id=game_id, color=data["color"], level=data["level"]
+            player=player,
+            game_id=selectors.game_pk(public_id),
+            color=data["color"],
+            level=data["level"],
         )
         return Response(presenters.game_state(game, viewer=player))
 

@@ -1,12 +1,13 @@
 """Page views: each renders a template shell; the scripts take the state from the API."""
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
 
+from games import selectors
 from games.community.pages import counts_page_view
 from games.community.selectors import site_counters
-from games.models import Game
+from games.shared.errors import NotFound
 
 from .setup import setup_form
 from .strings import client_strings
@@ -26,13 +27,17 @@ def setup(request: HttpRequest) -> HttpResponse:
 
 @ensure_csrf_cookie
 @counts_page_view
-def play(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The page of one game (versus the CPU or hot-seat)."""
-    game = get_object_or_404(Game, pk=game_id)
+def play(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The page of one game by its public id (versus the CPU, hot-seat, or a room's game
+    watched by someone without its room's link)."""
+    try:
+        selectors.game_pk(public_id)
+    except NotFound as error:
+        raise Http404 from error
     return render(
         request,
         "games/game.html",
-        {"game_id": game.pk, "room_code": "", "strings": client_strings()},
+        {"game_id": public_id, "room_code": "", "strings": client_strings()},
     )
 
 

@@ -21,8 +21,9 @@ def game_group(game_id: int) -> str:
 
 
 def publish(*, game: Game, kind: str, board: Board) -> None:
-    """Push the game's new state to its viewers once the transaction commits."""
-    event = presenters.game_event(kind, presenters.game_state(game, board=board))
+    """Push the game's new state to its viewers once the transaction commits (as its seats see
+    it: each consumer makes it its viewer's with ``presenters.seen_by``)."""
+    event = presenters.game_event(kind, presenters.event_state(game, board=board))
     group = game_group(game.pk)
     transaction.on_commit(
         lambda: async_to_sync(get_channel_layer().group_send)(

@@ -158,11 +158,12 @@ def test_create_game_errors_name_the_field(alice, body: dict, code: str, field: 
 
 def test_unknown_game_and_bad_list_filter(alice) -> None:
     client, _ = alice
-    response = client.get("/api/games/999999/")
-    assert (response.status_code, error_of(response)["code"]) == (404, "not_found")
+    for address in ("/api/games/999999/", "/api/games/abc/", "/api/games/AbCdEfGhIjKl/"):
+        response = client.get(address)
+        assert (response.status_code, error_of(response)["code"]) == (404, "not_found")
     response = client.post("/api/games/999999/moves/", {"move": "f5", "ply": 0}, format="json")
     assert response.status_code == 404
-    for address in ("/api/games/abc/", "/api/nothing/", "/api/games"):
+    for address in ("/api/nothing/", "/api/games"):
         response = client.post(address, {}, format="json")
         assert (response.status_code, error_of(response)["code"]) == (404, "not_found")
     response = client.get("/api/games/?status=paused")
@@ -182,7 +183,7 @@ def test_undo_hint_and_resign_endpoints(alice, bob) -> None:
     assert (refused.status_code, error_of(refused)["code"]) == (403, "not_your_seat")
     resigned = client.post(f"/api/games/{game['id']}/resign/").json()
     assert (resigned["status"], resigned["result"]["winner"]) == ("finished", "white")
-    assert selectors.replays_to_position(Game.objects.get(pk=game["id"]))
+    assert selectors.replays_to_position(Game.objects.get(public_id=game["id"]))
 
 
 def test_rooms_create_join_and_rematch(alice, bob, make_account) -> None:
@@ -265,7 +266,7 @@ def test_a_room_tells_when_the_cpu_may_take_an_absent_seat(alice, bob) -> None:
     room = creator.post("/api/rooms/", {}, format="json").json()
     joiner.post(f"/api/rooms/{room['code']}/join/", {}, format="json")
     left = timezone.now() - timedelta(seconds=30)
-    Seat.objects.filter(game_id=room["game"]["id"], color=1).update(absent_since=left)
+    Seat.objects.filter(game__public_id=room["game"]["id"], color=1).update(absent_since=left)
     state = creator.get(f"/api/games/{room['game']['id']}/").json()
     white = state["seats"][1]
     assert datetime.fromisoformat(white["takeover_at"]) == left + timedelta(minutes=2)
@@ -291,13 +292,13 @@ def test_takeover_endpoint_refuses_a_present_player(alice, bob) -> None:
 def test_schema_and_docs(guest: APIClient) -> None:
     schema = guest.get("/api/schema/")
     assert schema.status_code == 200
-    assert b"/api/games/{game_id}/moves/" in schema.content
+    assert b"/api/games/{public_id}/moves/" in schema.content
     assert guest.get("/api/docs/").status_code == 200
 
 
 def test_the_schema_documents_the_error_responses_of_a_move(guest: APIClient) -> None:
     schema = guest.get("/api/schema/?format=json").json()
-    move = schema["paths"]["/api/games/{game_id}/moves/"]["post"]
+    move = schema["paths"]["/api/games/{public_id}/moves/"]["post"]
     assert {"400", "403", "404", "409"} <= set(move["responses"])
     state = move["responses"]["201"]["content"]["application/json"]["schema"]
     assert state == {"$ref": "#/components/schemas/GameState"}
@@ -351,7 +352,7 @@ def test_a_player_who_just_moved_over_http_is_not_taken_over(alice, bob) -> None
     joiner.post(f"/api/rooms/{room['code']}/join/", {}, format="json")
     creator.post(f"/api/games/{game_id}/moves/", {"move": "f5", "ply": 0}, format="json")
     # White has played only over HTTP (no websocket) for more than two minutes ...
-    Seat.objects.filter(game_id=game_id, color=1).update(
+    Seat.objects.filter(game__public_id=game_id, color=1).update(
         absent_since=timezone.now() - timedelta(minutes=3)
     )
     moved = joiner.post(f"/api/games/{game_id}/moves/", {"move": "d6", "ply": 1}, format="json")
@@ -361,7 +362,7 @@ def test_a_player_who_just_moved_over_http_is_not_taken_over(alice, bob) -> None
         f"/api/games/{game_id}/takeover/", {"color": "white", "level": "easy"}, format="json"
     )
     assert response.status_code == 400
-    assert Seat.objects.get(game_id=game_id, color=1).kind == "human"
+    assert Seat.objects.get(game__public_id=game_id, color=1).kind == "human"
 
 
 def test_a_guest_who_signs_up_keeps_playing_in_the_same_browser(guest: APIClient) -> None:

@@ -47,7 +47,7 @@ def test_one_move_per_ply_under_concurrent_posts(alice) -> None:
 
     statuses = race([poster(notation) for notation in ["f5", "e6", "d3", "c4"] * (CLIENTS // 4)])
     assert sorted(statuses) == [201] + [409] * (CLIENTS - 1)
-    stored = Game.objects.get(pk=game["id"])
+    stored = Game.objects.get(public_id=game["id"])
     assert stored.ply == 1
     assert stored.moves.count() == 1
     assert selectors.replays_to_position(stored)
@@ -63,6 +63,6 @@ def test_one_player_gets_the_last_room_seat(alice, make_account) -> None:
 
     statuses = race([joiner(racer) for racer in joiners])
     assert sorted(statuses) == [200] + [409] * (CLIENTS - 1)
-    game = Game.objects.get(pk=room["game"]["id"])
+    game = Game.objects.get(public_id=room["game"]["id"])
     assert game.status == "active"
     assert game.seats.filter(user__username__startswith="joiner").count() == 1

@@ -9,7 +9,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from rest_framework.authtoken.models import Token
 
 from games.identity import GUEST_SESSION_KEY, Player
-from games.models import Seat
+from games.models import Game, Seat
 from games.services import games
 from reversi_site.asgi import application
 
@@ -37,8 +37,8 @@ def token_player(alice) -> tuple[str, Player]:
 
 
 @database_sync_to_async
-def new_local_game(player: Player) -> int:
-    return games.create_local_game(player=player, variant={}, undo_allowed=True).pk
+def new_local_game(player: Player) -> Game:
+    return games.create_local_game(player=player, variant={}, undo_allowed=True)
 
 
 def test_spectator_gets_the_state_and_every_move(alice) -> None:
@@ -47,14 +47,14 @@ def test_spectator_gets_the_state_and_every_move(alice) -> None:
 
 async def _spectator_gets_the_state_and_every_move(alice) -> None:
     _, player = await token_player(alice)
-    game_id = await new_local_game(player)
-    socket = communicator(f"/ws/games/{game_id}/")
+    game = await new_local_game(player)
+    socket = communicator(f"/ws/games/{game.public_id}/")
     connected, _ = await socket.connect()
     assert connected
     first = await socket.receive_json_from()
     assert (first["type"], first["ply"], first["state"]["you"]) == ("state", 0, [])
     await database_sync_to_async(games.play_move)(
-        player=player, game_id=game_id, notation="f5", ply=0
+        player=player, game_id=game.pk, notation="f5", ply=0
     )
     event = await receive_until(socket, "move")
     assert (event["ply"], event["state"]["last_move"]["move"]) == (1, "f5")
@@ -78,15 +78,15 @@ def test_a_players_connection_drives_presence(alice) -> None:
 
 async def _a_players_connection_drives_presence(alice) -> None:
     token, player = await token_player(alice)
-    game_id = await new_local_game(player)
-    socket = communicator(f"/ws/games/{game_id}/", token)
+    game = await new_local_game(player)
+    socket = communicator(f"/ws/games/{game.public_id}/", token)
     assert (await socket.connect())[0]
     state = await receive_until(socket, "state")
     assert state["state"]["you"] == ["black", "white"]
-    seats = await database_sync_to_async(list)(Seat.objects.filter(game_id=game_id))
+    seats = await database_sync_to_async(list)(Seat.objects.filter(game_id=game.pk))
     assert all(seat.connections == 1 and seat.absent_since is None for seat in seats)
     await socket.disconnect()
-    seats = await database_sync_to_async(list)(Seat.objects.filter(game_id=game_id))
+    seats = await database_sync_to_async(list)(Seat.objects.filter(game_id=game.pk))
     assert all(seat.connections == 0 and seat.absent_since for seat in seats)
 
 
@@ -99,8 +99,10 @@ async def _unknown_game_and_foreign_origin_are_refused(alice) -> None:
     socket = communicator("/ws/games/999999/")
     connected, code = await socket.connect()
     assert (connected, code) == (False, 4404)
-    game_id = await new_local_game(player)
-    foreign = communicator(f"/ws/games/{game_id}/", origin=(b"origin", b"https://evil.example"))
+    game = await new_local_game(player)
+    foreign = communicator(
+        f"/ws/games/{game.public_id}/", origin=(b"origin", b"https://evil.example")
+    )
     assert (await foreign.connect())[0] is False
 
 
@@ -111,13 +113,13 @@ def test_an_idle_socket_still_gets_events(alice) -> None:
 async def _idle_socket_still_gets_events(alice) -> None:
     """The layer's blocking receive outlasts redis-py 8's default 5 s socket timeout."""
     _, player = await token_player(alice)
-    game_id = await new_local_game(player)
-    socket = communicator(f"/ws/games/{game_id}/")
+    game = await new_local_game(player)
+    socket = communicator(f"/ws/games/{game.public_id}/")
     assert (await socket.connect())[0]
     await socket.receive_json_from()
     assert await socket.receive_nothing(timeout=6.5)
     await database_sync_to_async(games.play_move)(
-        player=player, game_id=game_id, notation="f5", ply=0
+        player=player, game_id=game.pk, notation="f5", ply=0
     )
     assert (await receive_until(socket, "move"))["ply"] == 1
     await socket.disconnect()
@@ -136,10 +138,10 @@ def guest_session(guest_id: str) -> str:
 
 
 async def _guest_is_recognised_by_the_session_cookie() -> None:
-    game_id = await new_local_game(Player(guest_id="guest-1"))
+    game = await new_local_game(Player(guest_id="guest-1"))
     cookie = f"{settings.SESSION_COOKIE_NAME}={await guest_session('guest-1')}".encode()
     socket = WebsocketCommunicator(
-        application, f"/ws/games/{game_id}/", headers=[ORIGIN, (b"cookie", cookie)]
+        application, f"/ws/games/{game.public_id}/", headers=[ORIGIN, (b"cookie", cookie)]
     )
     assert (await socket.connect())[0]
     assert (await receive_until(socket, "state"))["state"]["you"] == ["black", "white"]
@@ -159,8 +161,8 @@ def test_a_websocket_token_with_a_nul_byte_is_not_a_server_error(alice) -> None:
 
 async def _a_websocket_token_with_a_nul_byte_is_not_a_server_error(alice) -> None:
     _, player = await token_player(alice)
-    game_id = await new_local_game(player)
-    socket = communicator(f"/ws/games/{game_id}/", "%00")
+    game = await new_local_game(player)
+    socket = communicator(f"/ws/games/{game.public_id}/", "%00")
     assert (await socket.connect())[0]  # a spectator, as with any unknown token
     assert (await receive_until(socket, "state"))["state"]["you"] == []
     await socket.disconnect()

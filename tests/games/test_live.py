@@ -93,4 +93,4 @@ def test_cpu_reply_arrives_over_the_websocket(live_server_url: str, alice) -> No
     reply = events[-1]["state"]
     assert reply["last_move"]["color"] == "white"
     assert reply["to_move"] == "black"
-    assert selectors.replays_to_position(Game.objects.get(pk=game["id"]))
+    assert selectors.replays_to_position(Game.objects.get(public_id=game["id"]))

@@ -1,6 +1,7 @@
 """A database migrated with the old migrations (every model in ``games``) upgrades to the
 ``accounts`` and ``community`` apps without losing a row or a permission, whether or not it had
-main's ``games`` migration ``0004_refused_comment`` (the refused-comment log) applied."""
+main's ``games`` migration ``0004_refused_comment`` (the refused-comment log) applied; games
+from before public ids get one each."""
 
 import pytest
 from django.conf import settings
@@ -12,9 +13,12 @@ from django.db.migrations.recorder import MigrationRecorder
 
 from games.accounts.models import PlayerRating, RatingChange
 from games.community.models import Comment, ModerationLogEntry, RefusedComment
+from games.models import Game, Seat
+from games.shared.ids import PUBLIC_ID_PATTERN
 
 # Main's migrations before the apps were split: every model in the games app.
 BEFORE_THE_SPLIT = [("games", "0003_player_rating"), ("accounts", None), ("community", None)]
+BEFORE_PUBLIC_IDS = [("games", "0004_move_accounts_and_community")]
 
 REFUSED_INDEXES = {"refused_visitor_time", "refused_ip_time"}
 
@@ -163,3 +167,23 @@ def refused_index_names() -> set[str]:
             cursor, RefusedComment._meta.db_table
         )
     return {name for name, info in constraints.items() if info["index"]}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_games_from_before_public_ids_each_get_their_own() -> None:
+    executor = migrate(BEFORE_PUBLIC_IDS)
+    old = executor.loader.project_state(BEFORE_PUBLIC_IDS[0]).apps
+    old_game = old.get_model("games", "Game")
+    created = [old_game.objects.create(mode="cpu", position="x", seed=index) for index in range(30)]
+    old.get_model("games", "Seat").objects.create(game=created[0], color=0, kind="human")
+
+    migrate(executor.loader.graph.leaf_nodes())
+
+    public_ids = dict(Game.objects.values_list("pk", "public_id"))
+    assert set(public_ids) == {game.pk for game in created}
+    assert len(set(public_ids.values())) == len(created)
+    assert all(PUBLIC_ID_PATTERN.fullmatch(public_id) for public_id in public_ids.values())
+    assert Seat.objects.get().game_id == created[0].pk
+    new = Game.objects.create(mode="cpu", position="x", seed=1)
+    assert PUBLIC_ID_PATTERN.fullmatch(new.public_id)
+    assert new.public_id not in public_ids.values()

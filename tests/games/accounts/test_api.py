@@ -23,8 +23,8 @@ def test_a_players_public_profile(make_player) -> None:
     assert body["rating"] == 1484
     assert body["games"] == {"played": 1, "won": 0, "lost": 1, "drawn": 0}
     [entry] = body["recent_games"]
-    assert entry["id"] == game.pk
-    assert entry["url"] == f"/room/{game.room.code}/"  # a room game is played on its room page
+    assert entry["id"] == game.public_id
+    assert entry["url"] == f"/play/{game.public_id}/"  # anyone may read it: not the room's link
     assert (entry["mode"], entry["colors"], entry["opponents"]) == ("room", ["white"], ["alice"])
     assert (entry["outcome"], entry["rating_change"]) == ("loss", -16)
 

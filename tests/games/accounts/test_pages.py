@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 PASSWORD = "a long passphrase"
 
 
-def guest_cpu_game(client: Client) -> int:
+def guest_cpu_game(client: Client) -> str:
     response = client.post(
         "/api/games/", {"mode": "cpu", "level": "easy", "color": "black"}, "application/json"
     )
@@ -40,7 +40,7 @@ def test_signing_up_logs_in_and_keeps_the_guests_games() -> None:
     assert response.status_code == 302
     assert response["Location"] == "/accounts/profile/"
     alice = get_user_model().objects.get(username="alice")
-    assert Seat.objects.get(game_id=game_id, kind="human").user == alice
+    assert Seat.objects.get(game__public_id=game_id, kind="human").user == alice
     page = client.get("/").content.decode()
     assert 'href="/accounts/profile/" class="account-name">alice</a>' in page
     assert 'action="/accounts/logout/"' in page
@@ -67,7 +67,7 @@ def test_logging_in_claims_the_guests_games_and_logging_out_needs_post() -> None
 
     response = client.post("/accounts/login/", {"username": "alice", "password": PASSWORD})
     assert response["Location"] == "/accounts/profile/"
-    assert Seat.objects.get(game_id=game_id, kind="human").user.username == "alice"
+    assert Seat.objects.get(game__public_id=game_id, kind="human").user.username == "alice"
     assert client.get("/accounts/profile/").status_code == 200
 
     assert client.get("/accounts/logout/").status_code == 405
@@ -90,7 +90,8 @@ def test_profiles_show_the_rating_and_the_finished_games(make_player) -> None:
     assert public.context["own"] is False
     assert '<dd id="profile-rating">1516</dd>' in page
     assert '<dd id="profile-won">1</dd>' in page
-    assert f'href="/room/{game.room.code}/"' in page
+    assert f'href="/play/{game.public_id}/"' in page  # the game's page, not its room's link
+    assert game.room.code not in page
     assert "+16" in page
     assert "friend room" in page
     assert Client().get("/players/nobody/").status_code == 404

@@ -15,6 +15,7 @@ const motionQuery = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 let gameId = app.dataset.gameId || null;
 const roomCode = app.dataset.roomCode || null;
+let roomUrl = null; // the room's join link, from the rooms API (set before any state is drawn)
 let state = null;
 let live = null;
 let busy = false;
@@ -368,7 +369,7 @@ function absentOpponent() {
 function drawRoom() {
   show($("room-panel"), Boolean(roomCode && state));
   if (!roomCode || !state) return;
-  $("room-url").value = new URL(state.url, location.href).href;
+  $("room-url").value = new URL(roomUrl, location.href).href;
   show($("share-button"), typeof navigator.share === "function");
   const seated = mySeats().length > 0;
   const open = state.seats.some((seat) => !seat.taken);
@@ -396,6 +397,7 @@ function drawRoom() {
 $("join-button").addEventListener("click", () =>
   act(async () => {
     const room = await api("POST", `/api/rooms/${roomCode}/join/`);
+    roomUrl = room.url;
     apply(room.game);
     follow(room.game.id); // a new guest's socket must reconnect to count as seated
   }),
@@ -422,6 +424,7 @@ async function start() {
   try {
     if (roomCode) {
       const room = await api("GET", `/api/rooms/${roomCode}/`);
+      roomUrl = room.url;
       follow(room.game.id);
       apply(room.game);
     } else {
