@@ -1,6 +1,6 @@
 """Load test: play N concurrent games against the CPU through the HTTP API and websockets.
 
-    python -m games.loadtest --games 50 --base-url http://127.0.0.1:8000
+    .venv/bin/python benchmarks/loadtest.py --games 50 --base-url http://127.0.0.1:8000
 
 One account (signed up at the start) plays black in every game, picking random legal moves;
 the CPU levels take turns across the games. Figures printed at the end:
@@ -194,7 +194,7 @@ async def run(args: argparse.Namespace) -> Figures:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m games.loadtest", description=__doc__.split("\n")[0]
+        prog="benchmarks/loadtest.py", description=__doc__.split("\n")[0]
     )
     parser.add_argument("--games", type=int, default=50, help="concurrent games (default 50)")
     parser.add_argument("--base-url", default="http://127.0.0.1:8000")
