@@ -70,8 +70,8 @@ run: db
 ## Set up and run every check: linters, type check, JavaScript tests, the test suite, the slow tests.
 test: lint typecheck test-js test-python test-slow
 
-## The hooks of .pre-commit-config.yaml on every file git tracks: ruff, ruff format, ESLint,
-## whitespace and file checks.
+## The hooks of .pre-commit-config.yaml on every file git tracks: ruff, ruff format, the import
+## contracts (lint-imports), ESLint, whitespace and file checks.
 lint: install-dev install-js
 	$(BIN)/pre-commit run --all-files --show-diff-on-failure
 
@@ -94,5 +94,6 @@ bench: install
 	$(PY) -m ai_worker bench
 
 clean:
-	rm -rf $(VENV) node_modules staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) node_modules staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis \
+		.import_linter_cache .grimp_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

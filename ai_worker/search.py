@@ -44,9 +44,9 @@ from ai_worker.fast.searchstate import (
     new_table,
     table_slot,
 )
+from ai_worker.levels import EASY, LEVELS, NORMAL, STRONG
 
-LEVELS = ("easy", "normal", "strong")
-DEFAULT_TIME_LIMIT = {"easy": 0.5, "normal": 2.0, "strong": 1.5}
+DEFAULT_TIME_LIMIT = {EASY: 0.5, NORMAL: 2.0, STRONG: 1.5}
 EASY_RANDOM = 0.25
 NORMAL_DEPTH = 4
 NORMAL_EXACT_EMPTIES = 10
@@ -93,14 +93,14 @@ def choose_move(
     if len(legal) == 1 or board.in_placement_phase:
         move = legal[0] if len(legal) == 1 else rng.choice(legal)
         return SearchResult(move, 0.0, [move], 0, 0, False, time.monotonic() - started)
-    if level == "easy":
+    if level == EASY:
         move = _easy_move(board, legal, rng)
         return SearchResult(move, 0.0, [move], 0, 0, False, time.monotonic() - started)
     if board.variant.players == 2 and board.variant.board == "8x8":
         searcher = _BitboardSearch(board, deadline_ns)
     else:
         searcher = _GenericSearch(board, deadline_ns)
-    found = searcher.normal(rng) if level == "normal" else searcher.strong(rng)
+    found = searcher.normal(rng) if level == NORMAL else searcher.strong(rng)
     square, value, depth, exact, pv = found
     move = _move_of(square, board.width)
     score = float(value) if exact else _discs(value)
@@ -153,11 +153,11 @@ def warmup() -> float:
     endgame_board = Board(Variant(board="6x6"))
     while endgame_board.empties() > 18:
         endgame_board.push(endgame_board.legal_moves[0])
-    for level in ("normal", "strong"):
+    for level in (NORMAL, STRONG):
         choose_move(endgame_board, level, time_limit=0.01, seed=0)
     near_end = board_from_obf(_NEAR_END)
-    choose_move(near_end, "strong", time_limit=0.05, seed=0)
-    choose_move(near_end, "normal", time_limit=0.05, seed=0)
+    choose_move(near_end, STRONG, time_limit=0.05, seed=0)
+    choose_move(near_end, NORMAL, time_limit=0.05, seed=0)
     return time.monotonic() - started
 
 

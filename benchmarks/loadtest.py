@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
-LEVELS = ("easy", "normal", "strong")
+from ai_worker.levels import LEVELS
+
 STAGGER = 0.05
 
 

@@ -7,6 +7,7 @@ from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from ai_worker.engine import COLOR_NAMES, PASS, Board, Outcome, Variant
+from ai_worker.levels import HINT_LEVEL
 from games.identity import Player
 from games.models import Game, Room, Seat
 
@@ -57,9 +58,6 @@ class SearchJob:
     board: Board
     level: str
     seed: int
-
-
-HINT_LEVEL = "strong"  # G2: the hint is the strong CPU's move
 
 
 def cpu_job(game_id: int, ply: int) -> SearchJob | None:

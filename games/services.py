@@ -29,6 +29,7 @@ from ai_worker.engine import (
     Variant,
     VariantError,
 )
+from ai_worker.levels import EASY, HINT_LEVEL, NORMAL, STRONG
 from games import selectors
 from games.accounts.services import rate_finished_game
 from games.errors import ServiceError
@@ -36,7 +37,6 @@ from games.identity import GUEST_SESSION_KEY, Player
 from games.models import Game, Room, Seat
 from games.models import Move as MoveRecord
 
-LEVELS = ("easy", "normal", "strong")
 ABSENCE_BEFORE_TAKEOVER = timedelta(minutes=2)
 CPU_MOVE_TASK = "ai_worker.tasks.cpu_move"
 HINT_TASK = "ai_worker.tasks.hint"
@@ -434,7 +434,7 @@ def request_hint(*, player: Player, game_id: int) -> Game:
             return game
         game.hint = {"ply": game.ply, "move": None}
         game.hint_count += 1
-        _send_task(HINT_TASK, game, selectors.HINT_LEVEL)
+        _send_task(HINT_TASK, game, HINT_LEVEL)
         _publish(game, "hint", board)
     return game
 
@@ -593,7 +593,7 @@ def _require_active(game: Game) -> None:
 # Redis broker priorities, 0 served first: a quick easy or normal reply never waits in the CPU
 # queue behind strong searches of 1.5 s. A game has at most one CPU task in flight, so a strong
 # game waits only for the quick tasks already queued, never starves.
-TASK_PRIORITY_BY_LEVEL = {"easy": 0, "normal": 3, "strong": 6}
+TASK_PRIORITY_BY_LEVEL = {EASY: 0, NORMAL: 3, STRONG: 6}
 
 
 def _send_task(name: str, game: Game, level: str) -> None:

@@ -165,20 +165,25 @@ class Board:
         self._validate(move)
 
     def flips_for(self, move: Move) -> list[Move]:
-        """Discs a legal move flips, direction by direction (reading order), nearest first."""
+        """Discs a legal move flips, nearest first (``[]`` for a pass or a placement).
+
+        The order is by distance from the placed disc (steps along its line); discs at the
+        same distance follow ``DIRECTIONS`` (reading order: up-left, up, up-right, left, right,
+        down-left, down, down-right). Raises ``IllegalMoveError`` like ``check_move``.
+        """
         index, kind = self._validate(move)
-        if kind != _FLIP:
-            return []
-        flips = self._geometry.flips(index, self._discs[self.turn], self._others())
-        found: list[Move] = []
-        for dc, dr in DIRECTIONS:
-            col, row = move.col + dc, move.row + dr
-            while 0 <= col < self.width and 0 <= row < self.height:
-                if not flips & (1 << (row * self.width + col)):
-                    break
-                found.append(Move(col, row))
-                col, row = col + dc, row + dr
-        return found
+        return self._flips_nearest_first(index) if kind == _FLIP else []
+
+    def legal_moves_with_flips(self) -> dict[Move, list[Move]]:
+        """Every legal move, in ``legal_moves`` order, with the discs it flips as ``flips_for``
+        lists them: ``{PASS: []}`` for a forced pass, ``{}`` once the game is over."""
+        moves, kind = self._options()
+        if kind == _PASS:
+            return {PASS: []}
+        return {
+            self._move_of(index): self._flips_nearest_first(index) if kind == _FLIP else []
+            for index in _indexes(moves)
+        }
 
     def is_game_over(self) -> bool:
         """True when nobody can move (2 players) or no empty cell touches a disc (3-4)."""
@@ -293,10 +298,25 @@ class Board:
 
     def _placing(self, occupied: int) -> bool:
         centre = self._geometry.centre
-        return self.variant.opening == "free" and occupied & centre != centre
+        return self.variant.opening_rules.placement and occupied & centre != centre
 
     def _others(self) -> int:
         return self._occupied() & ~self._discs[self.turn]
+
+    def _flips_nearest_first(self, index: int) -> list[Move]:
+        """The discs a flipping move on square ``index`` flips, in ``flips_for`` order."""
+        flips = self._geometry.flips(index, self._discs[self.turn], self._others())
+        col, row = index % self.width, index // self.width
+        found: list[Move] = []
+        distance = 0
+        while len(found) < flips.bit_count():
+            distance += 1
+            for dc, dr in DIRECTIONS:
+                x, y = col + dc * distance, row + dr * distance
+                inside = 0 <= x < self.width and 0 <= y < self.height
+                if inside and flips >> (y * self.width + x) & 1:
+                    found.append(Move(x, y))
+        return found
 
     def _move_of(self, index: int) -> Move:
         return Move(index % self.width, index // self.width)

@@ -9,7 +9,7 @@ themselves.
 
 from __future__ import annotations
 
-# Reading order; flips are listed direction by direction in this order.
+# Reading order (dc, dr); `Board.flips_for` breaks ties between equally near discs in this order.
 DIRECTIONS = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
 
 

@@ -1,35 +1,44 @@
 """The variant of a game (spec R1-R8): players, board, opening, anti, walls, handicap.
 
-``Variant`` validates itself on construction: a bad setting raises ``VariantError`` naming
-the setting (``.field``) and the reason (``.message``). ``to_json``/``from_json`` round-trip
-through plain JSON types, which is how the database stores a variant.
+``Variant`` validates itself on construction against the registry (``registry.py``): a bad
+setting raises ``VariantError`` naming the setting (``.field``) and the reason (``.message``).
+``to_json``/``from_json`` round-trip through plain JSON types, which is how the database
+stores a variant; ``Variant.choices()`` describes every setting for forms and the API schema.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
-from functools import cached_property
+from functools import cached_property, reduce
 from itertools import combinations
+from operator import or_
 from typing import Any
 
 from ai_worker.engine.geometry import Geometry
+from ai_worker.engine.registry import (
+    ANTI,
+    BLOCKED,
+    BOARD_SHAPES,
+    HANDICAP,
+    HANDICAP_COLORS,
+    MAX_HANDICAP,
+    OPENINGS,
+    PLAYER_COUNTS,
+    BoardShape,
+    Opening,
+    Option,
+)
 from ai_worker.engine.squares import (
     BLACK,
-    GREEN,
-    NEUTRAL,
-    RED,
+    COLOR_NAMES,
+    EMPTY,
     WHITE,
     IllegalMoveError,
     Move,
 )
 
-BOARD_SIZES = {"6x6": (6, 6), "8x8": (8, 8), "10x10": (10, 10), "octagon": (10, 10)}
-MULTI_PLAYER_BOARDS = ("8x8", "10x10", "octagon")
-OPENINGS = ("cross", "parallel", "free")
-HANDICAP_COLORS = ("black", "white")
-MAX_HANDICAP = 4
 _RANDOM_BLOCKED_ATTEMPTS = 200
 
 
@@ -69,10 +78,23 @@ def _require_type(field: str, value: object, kind: type) -> None:
         raise VariantError(field, f"must be {_EXPECTED_KIND[kind]}, not {_json_kind(value)}")
 
 
-def _require_choice(field: str, value: object, choices: tuple[Any, ...]) -> None:
-    if value not in choices:
-        allowed = ", ".join(str(choice) for choice in choices)
-        raise VariantError(field, f"{value!r} is not one of {allowed}")
+def _require_choice(field: str, value: object, choices: Iterable[Any]) -> None:
+    allowed = tuple(choices)
+    if value not in allowed:
+        raise VariantError(field, f"{value!r} is not one of {', '.join(map(str, allowed))}")
+
+
+def _either(names: Iterable[str]) -> str:
+    """``["a", "b", "c"]`` as ``"a, b or c"``."""
+    *rest, last = names
+    return f"{', '.join(rest)} or {last}" if rest else last
+
+
+def _counts(players: tuple[int, ...]) -> str:
+    """Player counts in words: ``(2,)`` as ``"2"``, ``(2, 3, 4)`` as ``"2-4"``."""
+    if len(players) > 1 and players == tuple(range(players[0], players[-1] + 1)):
+        return f"{players[0]}-{players[-1]}"
+    return _either(str(count) for count in players)
 
 
 @dataclass(frozen=True)
@@ -89,9 +111,9 @@ class Variant:
 
     def __post_init__(self) -> None:
         _require_type("players", self.players, int)
-        _require_choice("players", self.players, (2, 3, 4))
+        _require_choice("players", self.players, PLAYER_COUNTS)
         _require_type("board", self.board, str)
-        _require_choice("board", self.board, tuple(BOARD_SIZES))
+        _require_choice("board", self.board, BOARD_SHAPES)
         _require_type("opening", self.opening, str)
         _require_choice("opening", self.opening, OPENINGS)
         _require_type("anti", self.anti, bool)
@@ -100,20 +122,36 @@ class Variant:
             raise VariantError("handicap", f"must be 0 to {MAX_HANDICAP} corners")
         _require_type("handicap_color", self.handicap_color, str)
         _require_choice("handicap_color", self.handicap_color, HANDICAP_COLORS)
-        if self.players > 2:
-            if self.board not in MULTI_PLAYER_BOARDS:
-                raise VariantError(
-                    "board",
-                    f"{self.board} is for 2 players; 3-4 play 8x8, 10x10 or octagon",
-                )
-            if self.opening != "cross":
-                raise VariantError("opening", "3-4 player games start from the cross only")
-            if self.handicap:
-                raise VariantError("handicap", "no corner handicap with 3-4 players")
-        if self.handicap and self.board == "octagon":
-            raise VariantError("handicap", "the octagon has no corners")
+        self._require_allowed("board", self.board_shape.players, BOARD_SHAPES)
+        self._require_allowed("opening", self.opening_rules.players, OPENINGS)
+        self._require_option(ANTI, self.anti)
+        self._require_option(HANDICAP, self.handicap != 0)
+        corners = len(self.board_shape.corners)
+        if self.handicap > corners:
+            have = f"only {corners} corners" if corners else "no corners"
+            raise VariantError("handicap", f"the {self.board} board has {have}")
         object.__setattr__(self, "blocked", self._canonical_blocked())
+        self._require_option(BLOCKED, bool(self.blocked))
         self._require_playable_start()
+
+    def _require_allowed(
+        self, field: str, players: tuple[int, ...], entries: Mapping[str, BoardShape | Opening]
+    ) -> None:
+        """The chosen board or opening must allow this many players."""
+        if self.players in players:
+            return
+        others = _either(name for name, entry in entries.items() if self.players in entry.players)
+        raise VariantError(
+            field,
+            f"{getattr(self, field)} is for {_counts(players)} players; "
+            f"{self.players} players can use {others}",
+        )
+
+    def _require_option(self, option: Option, used: bool) -> None:
+        if used and self.players not in option.players:
+            raise VariantError(
+                option.name, f"only with {_counts(option.players)} players, not {self.players}"
+            )
 
     def _canonical_blocked(self) -> tuple[str, ...]:
         if isinstance(self.blocked, str) or not isinstance(self.blocked, tuple | list):
@@ -126,7 +164,7 @@ class Variant:
                 move = Move.from_notation(name)
             except IllegalMoveError as error:
                 raise VariantError("blocked", error.message) from None
-            if move.is_pass or not self._on_board(move.col, move.row):
+            if move.is_pass or not self.board_shape.on_board(move.col, move.row):
                 raise VariantError("blocked", f"{name} is not on the {self.board} board")
             index = move.row * self.width + move.col
             if index in self.centre_squares:
@@ -145,54 +183,55 @@ class Variant:
         geometry = self.geometry
         for discs in self._possible_starts():
             black = discs[BLACK]
-            occupied = black | discs[WHITE] | discs[RED] | discs[GREEN] | discs[NEUTRAL]
+            occupied = reduce(or_, discs)
             if not geometry.moves(black, occupied & ~black, geometry.cells & ~occupied):
                 raise VariantError("blocked", "the blocked cells leave black without a first move")
 
     def _possible_starts(self) -> list[tuple[int, int, int, int, int]]:
         """Positions where play (flipping) begins: the start, or every free-opening result."""
         start = self.start_discs()
-        if self.opening != "free":
+        layout = self.opening_rules.centre[self.players]
+        centre = zip(self.centre_squares, layout, strict=True)
+        placed = [index for index, colour in centre if colour == EMPTY]
+        if not placed:
             return [start]
-        centre = sum(1 << index for index in self.centre_squares)
+        # Two players take turns, black first: black places the larger half.
         starts = []
-        for pair in combinations(self.centre_squares, 2):
-            black = sum(1 << index for index in pair)
-            starts.append((start[BLACK] | black, start[WHITE] | centre & ~black, 0, 0, 0))
+        all_placed = sum(1 << index for index in placed)
+        for chosen in combinations(placed, (len(placed) + 1) // 2):
+            black = sum(1 << index for index in chosen)
+            starts.append((start[BLACK] | black, start[WHITE] | all_placed & ~black, 0, 0, 0))
         return starts
 
-    def _on_board(self, col: int, row: int) -> bool:
-        if not (0 <= col < self.width and 0 <= row < self.height):
-            return False
-        if self.board != "octagon":
-            return True
-        near_col = min(col, self.width - 1 - col)
-        near_row = min(row, self.height - 1 - row)
-        return near_col + near_row > 1  # each corner loses itself and its two neighbours
+    @property
+    def board_shape(self) -> BoardShape:
+        """The registry entry of the board."""
+        return BOARD_SHAPES[self.board]
+
+    @property
+    def opening_rules(self) -> Opening:
+        """The registry entry of the opening."""
+        return OPENINGS[self.opening]
 
     @property
     def width(self) -> int:
         """Columns of the board."""
-        return BOARD_SIZES[self.board][0]
+        return self.board_shape.width
 
     @property
     def height(self) -> int:
         """Rows of the board."""
-        return BOARD_SIZES[self.board][1]
+        return self.board_shape.height
 
     @property
     def centre_squares(self) -> tuple[int, int, int, int]:
         """Centre four square indexes clockwise from the top-left one."""
-        col, row = self.width // 2 - 1, self.height // 2 - 1
-        top_left = row * self.width + col
-        return (top_left, top_left + 1, top_left + self.width + 1, top_left + self.width)
+        return self.board_shape.centre
 
     @property
     def handicap_squares(self) -> tuple[int, ...]:
-        """Corners pre-filled by the handicap: top-left, bottom-right, top-right, bottom-left."""
-        last_col, last_row = self.width - 1, self.height - 1
-        corners = (0, last_row * self.width + last_col, last_col, last_row * self.width)
-        return corners[: self.handicap]
+        """Corners pre-filled by the handicap, in ``registry.CORNER_ORDER``."""
+        return self.board_shape.corners[: self.handicap]
 
     @cached_property
     def geometry(self) -> Geometry:
@@ -200,7 +239,7 @@ class Variant:
         playable = walls = centre = 0
         for row in range(self.height):
             for col in range(self.width):
-                if self._on_board(col, row):
+                if self.board_shape.on_board(col, row):
                     playable |= 1 << (row * self.width + col)
         for name in self.blocked:
             move = Move.from_notation(name)
@@ -212,19 +251,11 @@ class Variant:
     def start_discs(self) -> tuple[int, int, int, int, int]:
         """Disc masks of black, white, red, green and neutral in the start position."""
         discs = [0, 0, 0, 0, 0]
-        top_left, top_right, bottom_right, bottom_left = self.centre_squares
-        if self.players > 2:
-            fourth = GREEN if self.players == 4 else NEUTRAL
-            layout = ((top_left, BLACK), (top_right, WHITE), (bottom_right, RED))
-            for index, colour in (*layout, (bottom_left, fourth)):
+        layout = self.opening_rules.centre[self.players]
+        for index, colour in zip(self.centre_squares, layout, strict=True):
+            if colour != EMPTY:
                 discs[colour] |= 1 << index
-        elif self.opening == "cross":
-            discs[WHITE] |= (1 << top_left) | (1 << bottom_right)
-            discs[BLACK] |= (1 << top_right) | (1 << bottom_left)
-        elif self.opening == "parallel":
-            discs[WHITE] |= (1 << top_left) | (1 << top_right)
-            discs[BLACK] |= (1 << bottom_left) | (1 << bottom_right)
-        handicap_colour = HANDICAP_COLORS.index(self.handicap_color)
+        handicap_colour = COLOR_NAMES.index(self.handicap_color)
         for index in self.handicap_squares:
             discs[handicap_colour] |= 1 << index
         return (discs[0], discs[1], discs[2], discs[3], discs[4])
@@ -273,10 +304,11 @@ class Variant:
             str(Move(col, row))
             for row in range(base.height)
             for col in range(base.width)
-            if base._on_board(col, row) and row * base.width + col not in reserved
+            if base.board_shape.on_board(col, row) and row * base.width + col not in reserved
         ]
-        if not 0 <= count <= len(candidates) // 2:
-            raise VariantError("blocked", f"the count must be 0 to {len(candidates) // 2}")
+        most = base.board_shape.max_random_walls(base.handicap)
+        if not 0 <= count <= most:
+            raise VariantError("blocked", f"the count must be 0 to {most}")
         generator = random.Random(seed)
         for _ in range(_RANDOM_BLOCKED_ATTEMPTS):
             try:
@@ -286,3 +318,70 @@ class Variant:
         raise VariantError(
             "blocked", f"could not place {count} blocked cells with a playable start"
         )
+
+    @classmethod
+    def choices(cls) -> dict[str, Any]:
+        """Every setting's options and the combinations the rules allow, as JSON types.
+
+        One entry per setting of ``to_json()``, in that order, each with an untranslated
+        ``label`` key and its ``default``; ``choices`` lists the values of a setting that has
+        a fixed set (each ``value`` with a ``label`` key, except player counts). A setting or
+        choice that has ``players`` is allowed only with one of those player counts (a
+        setting otherwise keeps its default). Further limits:
+
+        - ``players.choices[].colors``: the seat colours of that player count, in turn order;
+        - ``board.choices[]``: ``width``, ``height``, ``cells``, ``corner_cut`` (cells cut
+          along each edge at every corner); ``corners`` in handicap order, so a handicap
+          may be at most their number on that board; ``max_blocked[h]``: the most random
+          walls (``"blocked": n``) with ``h`` handicap corners;
+        - ``handicap``: ``min`` and ``max`` over every board;
+        - ``handicap_color``: matters only when the setting named by ``requires`` is not at
+          its default.
+
+        A form built from this alone can disable every combination ``Variant`` refuses;
+        walls given as a list of squares are checked by ``Variant`` only.
+        """
+        defaults = cls().to_json()
+
+        def setting(name: str, **facts: Any) -> dict[str, Any]:
+            return {"label": f"variant.{name}", "default": defaults[name], **facts}
+
+        def allowed_with(option: Option, **facts: Any) -> dict[str, Any]:
+            return setting(option.name, players=list(option.players), **facts)
+
+        boards = [
+            {
+                "value": shape.name,
+                "label": shape.label,
+                "players": list(shape.players),
+                "width": shape.width,
+                "height": shape.height,
+                "corner_cut": shape.corner_cut,
+                "cells": shape.cells,
+                "corners": [str(Move(i % shape.width, i // shape.width)) for i in shape.corners],
+                "max_blocked": [
+                    shape.max_random_walls(handicap) for handicap in range(len(shape.corners) + 1)
+                ],
+            }
+            for shape in BOARD_SHAPES.values()
+        ]
+        openings = [
+            {"value": opening.name, "label": opening.label, "players": list(opening.players)}
+            for opening in OPENINGS.values()
+        ]
+        return {
+            "players": setting(
+                "players",
+                choices=[{"value": n, "colors": list(COLOR_NAMES[:n])} for n in PLAYER_COUNTS],
+            ),
+            "board": setting("board", choices=boards),
+            "opening": setting("opening", choices=openings),
+            "anti": allowed_with(ANTI),
+            "blocked": allowed_with(BLOCKED),
+            "handicap": allowed_with(HANDICAP, min=0, max=MAX_HANDICAP),
+            "handicap_color": setting(
+                "handicap_color",
+                requires=HANDICAP.name,
+                choices=[{"value": name, "label": f"color.{name}"} for name in HANDICAP_COLORS],
+            ),
+        }

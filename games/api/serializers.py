@@ -6,8 +6,8 @@ from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
 from ai_worker.engine import COLOR_NAMES
+from ai_worker.levels import DEFAULT_LEVEL, LEVELS
 from games.models import Game, Seat
-from games.services import LEVELS
 
 
 class StrictSerializer(serializers.Serializer):
@@ -32,7 +32,7 @@ class VariantField(serializers.DictField):
 
 class GameCreateSerializer(StrictSerializer):
     mode = serializers.ChoiceField(choices=["cpu", "local"], default="cpu")
-    level = serializers.ChoiceField(choices=LEVELS, default="normal")
+    level = serializers.ChoiceField(choices=LEVELS, default=DEFAULT_LEVEL)
     color = serializers.ChoiceField(choices=[*COLOR_NAMES, "random"], default="black")
     undo = serializers.BooleanField(default=True)
     variant = VariantField()
@@ -49,7 +49,7 @@ class MoveSerializer(StrictSerializer):
 
 class TakeoverSerializer(StrictSerializer):
     color = serializers.ChoiceField(choices=COLOR_NAMES, help_text="the absent player's seat")
-    level = serializers.ChoiceField(choices=LEVELS, default="normal")
+    level = serializers.ChoiceField(choices=LEVELS, default=DEFAULT_LEVEL)
 
 
 class SeatSerializer(StrictSerializer):

@@ -79,17 +79,18 @@ class NaiveGame:
         )
 
     def flips(self, square: tuple[int, int], player: int) -> list[tuple[int, int]]:
-        """Discs flipped by ``player`` on the empty ``square``, direction by direction."""
-        found: list[tuple[int, int]] = []
-        for dc, dr in STEPS:
+        """Discs flipped by ``player`` on the empty ``square``: nearest first, then in STEPS
+        order."""
+        found: list[tuple[int, int, tuple[int, int]]] = []
+        for step, (dc, dr) in enumerate(STEPS):
             line = []
             col, row = square[0] + dc, square[1] + dr
             while self.cells.get((col, row), None) not in (None, EMPTY_CELL, player):
-                line.append((col, row))
+                line.append((len(line) + 1, step, (col, row)))
                 col, row = col + dc, row + dr
             if line and self.cells.get((col, row)) == player:
                 found.extend(line)
-        return found
+        return [disc for _, _, disc in sorted(found)]
 
     def placing(self) -> bool:
         return self.free_opening and any(self.cells[c] == EMPTY_CELL for c in self.centre)

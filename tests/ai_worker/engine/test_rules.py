@@ -67,9 +67,36 @@ def test_the_search_stops_at_the_first_own_disc() -> None:
 def test_every_bracketed_direction_flips_nearest_first() -> None:
     board = position(["X--X--X", "-O-O-O", "--OOO", "XOO-OOX", "--OOO", "-O-O-O", "X--X--X"])
     flips = board.flips_for(Move.from_notation("d4"))
-    assert flips == squares("c3 b2 d3 d2 e3 f2 c4 b4 e4 f4 c5 b6 d5 d6 e5 f6")
+    # Distance 1 all round in reading order (up-left ... down-right), then distance 2.
+    assert flips == squares("c3 d3 e3 c4 e4 c5 d5 e5 b2 d2 f2 b4 f4 b6 d6 f6")
+    assert board.legal_moves_with_flips()[Move.from_notation("d4")] == flips
     board.push_notation("d4")
     assert board.counts() == (8 + 16 + 1, 0)
+
+
+def test_a_near_disc_of_a_short_line_comes_before_the_far_discs_of_a_long_one() -> None:
+    board = position(["XOOO-OX"])
+    # Left runs d1 c1 b1, right only f1: by distance, then left before right.
+    assert board.flips_for(Move.from_notation("e1")) == squares("d1 f1 c1 b1")
+
+
+def test_legal_moves_with_flips_lists_every_move_in_square_order() -> None:
+    start = Board()
+    assert start.legal_moves_with_flips() == {
+        Move.from_notation("d3"): squares("d4"),
+        Move.from_notation("c4"): squares("d4"),
+        Move.from_notation("f5"): squares("e5"),
+        Move.from_notation("e6"): squares("e5"),
+    }
+    assert list(start.legal_moves_with_flips()) == start.legal_moves
+    assert position(["XO"], turn="white").legal_moves_with_flips() == {PASS: []}
+    assert position(["XX"]).legal_moves_with_flips() == {}
+    free = Board(Variant(opening="free"))
+    assert free.legal_moves_with_flips() == {move: [] for move in squares("d4 e4 d5 e5")}
+    table = position(["X-O"], players=3)  # black flips nothing: it places next to a disc
+    placements = table.legal_moves_with_flips()
+    assert list(placements) == table.legal_moves == squares("b1 d1 a2 b2 c2 d2")
+    assert set(map(len, placements.values())) == {0}
 
 
 # -- passes and the end of 2-player games -------------------------------------------------

@@ -1,0 +1,85 @@
+"""The import contracts of pyproject.toml hold, and break when an arrow is reversed."""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
+ENGINE_CONTRACT = "ai_worker.engine and ai_worker.levels import only the standard library"
+WEB_CONTRACT = "ai_worker imports no Django, Celery, Channels, DRF, games or reversi_site"
+
+
+def lint_imports(project: Path) -> subprocess.CompletedProcess[str]:
+    """Run the CLI in ``project``, with lines wide enough that no contract name wraps."""
+    return subprocess.run(
+        [str(LINT_IMPORTS), "--no-cache", "--no-logo"],
+        cwd=project,
+        env={**os.environ, "COLUMNS": "200"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def python_sources(directory: str, names: list[str]) -> list[str]:
+    """``copytree`` ignore: everything but folders and Python files (and their caches)."""
+    return [
+        name
+        for name in names
+        if name == "__pycache__"
+        or not (name.endswith(".py") or os.path.isdir(os.path.join(directory, name)))
+    ]
+
+
+@pytest.fixture
+def project_copy(tmp_path: Path) -> Path:
+    """The packages' Python files and the contracts in a temporary folder, to break there."""
+    for package in ("ai_worker", "games", "reversi_site"):
+        shutil.copytree(ROOT / package, tmp_path / package, ignore=python_sources)
+    (tmp_path / "tests").mkdir()
+    for name in ("__init__.py", "import_contracts.py"):
+        shutil.copy(ROOT / "tests" / name, tmp_path / "tests" / name)
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    return tmp_path
+
+
+def test_the_contracts_hold() -> None:
+    result = lint_imports(ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"{ENGINE_CONTRACT} KEPT" in result.stdout
+    assert f"{WEB_CONTRACT} KEPT" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("module", "source", "broken", "kept", "reported"),
+    [
+        # The engine uses a third-party package, or the rest of ai_worker.
+        ("ai_worker/engine/probe.py", "import numpy\n", ENGINE_CONTRACT, WEB_CONTRACT,
+         "ai_worker.engine.probe -> numpy (l.1)"),
+        ("ai_worker/engine/probe.py", "\nfrom ai_worker import search\n", ENGINE_CONTRACT,
+         WEB_CONTRACT, "ai_worker.engine.probe -> ai_worker.search (l.2)"),
+        # The level list, which the web process imports, loads numba.
+        ("ai_worker/levels.py", "import numba\n", ENGINE_CONTRACT, WEB_CONTRACT,
+         "ai_worker.levels -> numba (l.1)"),
+        # ai_worker uses the web side: Django itself, or games (the arrow reversed).
+        ("ai_worker/probe.py", "import django\n", WEB_CONTRACT, ENGINE_CONTRACT,
+         "ai_worker.probe -> django (l.1)"),
+        ("ai_worker/probe.py", "from games import selectors\n", WEB_CONTRACT, ENGINE_CONTRACT,
+         "ai_worker.probe -> games.selectors (l.1)"),
+    ],
+)  # fmt: skip
+def test_a_reversed_arrow_breaks_its_contract(
+    project_copy: Path, module: str, source: str, broken: str, kept: str, reported: str
+) -> None:
+    (project_copy / module).write_text(source)
+    result = lint_imports(project_copy)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert f"{broken} BROKEN" in result.stdout
+    assert f"{kept} KEPT" in result.stdout
+    assert reported in result.stdout
