@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ai_worker.engine import Board, Variant
+from ai_worker.engine.records import read_obf
 from ai_worker.fast import bitboard, generic
 from ai_worker.fast.geometry import bitboards_of, cells_of, geometry_of
-from ai_worker.search import SearchResult, board_from_obf, choose_move, solve_endgame
+from ai_worker.search import SearchResult, choose_move, solve_endgame
 
 FFO_FOLDER = Path(__file__).resolve().parent / "ffo"
 FFO_FILES = {1: "fforum-1-19.obf", 20: "fforum-20-39.obf", 40: "fforum-40-59.obf"}
@@ -63,7 +64,7 @@ def read_ffo(number: int) -> tuple[Board, int]:
     """FFO endgame position ``number`` (1-59) and its exact score for the side to move."""
     start = max(first for first in FFO_FILES if first <= number)
     line = (FFO_FOLDER / FFO_FILES[start]).read_text().splitlines()[number - start]
-    return board_from_obf(line[:66]), int(line.split(";")[1].split(":")[1])
+    return read_obf(line), int(line.split(";")[1].split(":")[1])
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ import sys
 import time
 
 from ai_worker.engine import Board, IllegalMoveError, Variant, VariantError
+from ai_worker.engine.records import RecordError, read_obf
 
 
 def add_warmup(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -46,19 +47,20 @@ def add_solve(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -
         "solve", help="solve an 8x8 position exactly: best move and final disc difference"
     )
     solve.add_argument(
-        "position", help='"<64 chars of X, O or - for a1..h8, row by row> <X|O to move>"'
+        "position",
+        help='OBF: "<64 chars of X, O or - for a1..h8, row by row> <X|O to move>[; comment]"',
     )
     solve.add_argument("--time", type=float, default=3600.0, help="give up after S seconds")
     solve.set_defaults(handler=run_solve)
 
 
 def run_solve(args: argparse.Namespace) -> int:
-    from ai_worker.search import board_from_obf, solve_endgame
+    from ai_worker.search import solve_endgame
 
     try:
-        board = board_from_obf(args.position)
-    except ValueError as error:
-        return _fail(f"bad position: {error}")
+        board = read_obf(args.position)
+    except RecordError as error:
+        return _fail(f"bad position: {error.message}")
     if board.is_game_over():
         return _fail("the game is over in this position")
     result = solve_endgame(board, time_limit=args.time)

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ai_worker.engine import PASS, Board, Move, Variant
+from ai_worker.engine.records import read_obf
 from ai_worker.fast import bitboard, endgame, generic, midgame
 from ai_worker.fast.evaluation import WIN_SCORE
 from ai_worker.fast.geometry import Geometry, bitboards_of, cells_of, geometry_of
@@ -108,16 +109,6 @@ def choose_move(
     return SearchResult(move, score, pv, depth, nodes, exact, time.monotonic() - started)
 
 
-def board_from_obf(text: str) -> Board:
-    """An 8x8 position from Edax's board form: 64 chars of X/O/- (a1..h8), a space, X or O."""
-    cells, _, side = text.strip().partition(" ")
-    if len(cells) != 64 or set(cells) - set("XO-") or side not in ("X", "O"):
-        raise ValueError('expected "<64 chars of X, O or - for a1..h8> <X|O>"')
-    header = Board().to_text().splitlines()[:4]
-    header[1] = "turn: " + ("black" if side == "X" else "white")
-    return Board.from_text("\n".join(header + [cells[r * 8 : r * 8 + 8] for r in range(8)]))
-
-
 def solve_endgame(board: Board, *, time_limit: float) -> SearchResult | None:
     """The exact solution of an 8x8 two-player position (best move, final disc difference for
     the side to move), or None when ``time_limit`` seconds are not enough. A forced pass is
@@ -155,7 +146,7 @@ def warmup() -> float:
         endgame_board.push(endgame_board.legal_moves[0])
     for level in (NORMAL, STRONG):
         choose_move(endgame_board, level, time_limit=0.01, seed=0)
-    near_end = board_from_obf(_NEAR_END)
+    near_end = read_obf(_NEAR_END)
     choose_move(near_end, STRONG, time_limit=0.05, seed=0)
     choose_move(near_end, NORMAL, time_limit=0.05, seed=0)
     return time.monotonic() - started

@@ -276,18 +276,29 @@ class Board:
             raise ValueError(f"variant: not JSON ({error.msg})") from None
         except VariantError as error:
             raise ValueError(f"variant: {error}") from None
-        board = cls(variant)
         names = COLOR_NAMES[: variant.players]
         if values[1] not in names:
             raise ValueError(f"turn: must be one of {', '.join(names)}")
-        board.turn = names.index(values[1])
         if not values[2].isdigit():
             raise ValueError("ply: must be a whole number")
-        board._first_ply = int(values[2])
-        board._discs = board._read_rows(lines[4:])
+        board = cls.from_rows(variant, lines[4:], turn=names.index(values[1]), ply=int(values[2]))
         phase = "placement" if board.in_placement_phase else "play"
         if values[3] != phase:
             raise ValueError(f"phase: the cells say {phase}")
+        return board
+
+    @classmethod
+    def from_rows(cls, variant: Variant, rows: list[str], *, turn: int, ply: int = 0) -> Board:
+        """A position of ``variant`` from its rows (the characters of ``rows()``), the colour to
+        move and the ply number; the move stack starts empty. Bad rows raise ``ValueError``."""
+        if not 0 <= turn < variant.players:
+            raise ValueError(f"turn: {turn} is not a colour of a {variant.players}-player game")
+        if ply < 0:
+            raise ValueError("ply: must be 0 or more")
+        board = cls(variant)
+        board.turn = turn
+        board._first_ply = ply
+        board._discs = board._read_rows(rows)
         return board
 
     # -- internals -------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from games.community.models import (
     CommentReport,
     ModerationLogEntry,
     PageView,
+    RefusedComment,
     SiteRating,
 )
 from games.community.moderators import is_moderator
@@ -117,4 +118,19 @@ class ModerationLogEntryAdmin(admin.ModelAdmin):
         return False
 
     def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(RefusedComment)
+class RefusedCommentAdmin(ModeratorOnlyAdmin):
+    """What the comment rules refused; a record, so read-only."""
+
+    list_display = ["created_at", "rule", "fragment", "text", "visitor_key", "ip_address"]
+    list_filter = ["rule"]
+    search_fields = ["text", "fragment", "visitor_key"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False

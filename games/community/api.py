@@ -29,6 +29,7 @@ from games.community.serializers import (
     NoteInputSerializer,
     RatingInputSerializer,
     ReasonInputSerializer,
+    RefusedCommentSerializer,
     SiteSerializer,
     StatusSerializer,
     ThreadSerializer,
@@ -253,3 +254,14 @@ class ModerationLogView(ModeratorAPIView):
     )
     def get(self, request: Request) -> Response:
         return self.paginated(selectors.moderation_log(), ModerationLogEntrySerializer, request)
+
+
+class ModerationRefusedCommentListView(ModeratorAPIView):
+    """Comments the rules refused: the text, the rule, the fragment, who and when."""
+
+    @extend_schema(
+        responses=with_errors({200: RefusedCommentSerializer(many=True)}, *NOT_A_MODERATOR),
+        tags=["moderation"],
+    )
+    def get(self, request: Request) -> Response:
+        return self.paginated(selectors.refused_comments(), RefusedCommentSerializer, request)

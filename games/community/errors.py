@@ -8,7 +8,14 @@ class CommunityError(ServiceError):
 
 
 class RuleViolation(CommunityError):
-    """The text breaks a comment rule or a length limit."""
+    """The text breaks a comment rule or a length limit; ``fragment`` is the part that broke
+    a content rule (empty for the length limits)."""
+
+    def __init__(
+        self, code: str, message: str, field: str | None = None, *, fragment: str = ""
+    ) -> None:
+        super().__init__(code, message, field)
+        self.fragment = fragment
 
 
 class InvalidValue(CommunityError):

@@ -18,6 +18,7 @@ __all__ = [
     "ModerationAction",
     "ModerationLogEntry",
     "PageView",
+    "RefusedComment",
     "SiteRating",
     "RatingValue",
 ]
@@ -163,6 +164,30 @@ class BugReportNote(models.Model):
 
     def __str__(self) -> str:
         return f"Note on bug report {self.bug_report_id}"
+
+
+class RefusedComment(models.Model):
+    """A comment or reply the comment rules refused (C3): kept for the moderators (C5), with the
+    rule and the fragment that broke it, so they can see why and spot abusers."""
+
+    FRAGMENT_MAX_LENGTH = 200
+
+    text = models.TextField()
+    rule = models.CharField(max_length=32)
+    fragment = models.CharField(max_length=FRAGMENT_MAX_LENGTH, blank=True)
+    user = _optional_user()
+    visitor_key = models.CharField(max_length=VISITOR_KEY_LENGTH)
+    ip_address = models.GenericIPAddressField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["visitor_key", "created_at"], name="refused_visitor_time"),
+            models.Index(fields=["ip_address", "created_at"], name="refused_ip_time"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Refused ({self.rule}): {self.text[:40]}"
 
 
 class ModerationAction(models.TextChoices):

@@ -149,7 +149,8 @@ def _require_moderator(request: HttpRequest) -> None:
 
 @require_GET
 def moderation_page(request: HttpRequest) -> HttpResponse:
-    """The moderators' queue: comments (by queue), bug reports and the log."""
+    """The moderators' queue: comments (by queue), bug reports, the log and the comments the
+    rules refused."""
     _require_moderator(request)
     queue = request.GET.get("queue")
     queue = queue if queue in COMMENT_QUEUES else "reported"
@@ -163,6 +164,7 @@ def moderation_page(request: HttpRequest) -> HttpResponse:
         "bug_filters": [(name, FILTER_LABELS[name]) for name in BUG_REPORT_FILTERS],
         "bug_reports": selectors.moderation_bug_reports(bugs)[:MODERATION_ITEMS_ON_PAGE],
         "log": selectors.moderation_log()[:LOG_ENTRIES_ON_PAGE],
+        "refused": selectors.refused_comments()[:LOG_ENTRIES_ON_PAGE],
         "reason_max_length": REASON_MAX_LENGTH,
     }
     return render(request, "community/moderation.html", context)

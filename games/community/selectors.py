@@ -14,6 +14,7 @@ from games.community.models import (
     ModerationLogEntry,
     PageView,
     RatingValue,
+    RefusedComment,
     SiteRating,
 )
 from games.community.version import app_commit, app_version
@@ -134,3 +135,8 @@ def moderation_bug_reports(status: str) -> QuerySet[BugReport]:
 def moderation_log() -> QuerySet[ModerationLogEntry]:
     """The moderation log, newest first."""
     return ModerationLogEntry.objects.order_by("-created_at", "-id")
+
+
+def refused_comments() -> QuerySet[RefusedComment]:
+    """Comments the rules refused, newest first, with the rule and the fragment."""
+    return RefusedComment.objects.select_related("user").order_by("-created_at", "-id")

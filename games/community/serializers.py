@@ -145,6 +145,17 @@ class ModerationLogEntrySerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
+class RefusedCommentSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    text = serializers.CharField()
+    rule = serializers.CharField(help_text="The error code the author was answered with.")
+    fragment = serializers.CharField(help_text="What broke the rule, as the rules read it.")
+    author = serializers.CharField(source="user.username", allow_null=True, default=None)
+    visitor_key = serializers.CharField()
+    ip_address = serializers.IPAddressField(allow_null=True)
+    created_at = serializers.DateTimeField()
+
+
 class CommunityErrorDetailSerializer(ErrorDetailSerializer):
     """The error detail, as a schema component of its own for the community API."""
 

@@ -9,7 +9,14 @@ from django.db import connection, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.community.errors import Forbidden, InvalidState, InvalidValue, NotFound, RateLimited
+from games.community.errors import (
+    Forbidden,
+    InvalidState,
+    InvalidValue,
+    NotFound,
+    RateLimited,
+    RuleViolation,
+)
 from games.community.models import (
     BugReport,
     BugReportNote,
@@ -21,6 +28,7 @@ from games.community.models import (
     ModerationLogEntry,
     PageView,
     RatingValue,
+    RefusedComment,
     SiteRating,
 )
 from games.community.moderators import is_moderator
@@ -48,6 +56,8 @@ DEFAULT_RATE_LIMITS = {
     "comment": RateLimit(per_visitor=3, per_ip=10, window_seconds=60),
     "report": RateLimit(per_visitor=10, per_ip=30, window_seconds=60),
     "bug_report": RateLimit(per_visitor=3, per_ip=10, window_seconds=600),
+    # Refused comments kept for the moderators; past this, refusals are answered but not kept.
+    "refusal": RateLimit(per_visitor=10, per_ip=30, window_seconds=60),
 }
 
 
@@ -88,10 +98,16 @@ def post_comment(*, visitor: Visitor, text: str, parent_id: int | None = None) -
     """Publish a comment, or a reply when ``parent_id`` is given.
 
     Replies are one level deep: a reply to a reply joins the same top-level comment. The text
-    must pass the comment rules (:func:`check_comment_text`).
+    must pass the comment rules (:func:`check_comment_text`); a text that breaks one is kept
+    as a :class:`RefusedComment` for the moderators (up to the ``refusal`` rate limit).
     """
     text = clean_text(text)
-    check_comment_text(text)
+    try:
+        check_comment_text(text)
+    except RuleViolation as refused:
+        if refused.fragment:
+            _keep_refusal(visitor, text, refused)
+        raise
     with transaction.atomic():
         parent = None
         if parent_id is not None:
@@ -107,6 +123,27 @@ def post_comment(*, visitor: Visitor, text: str, parent_id: int | None = None) -
             visitor_key=visitor.key,
             ip_address=visitor.ip_address,
         )
+
+
+def _keep_refusal(visitor: Visitor, text: str, refused: RuleViolation) -> None:
+    """Keep a refused comment for the moderators, unless the visitor or IP is past the
+    ``refusal`` limit (a flood of refused posts is answered, not stored)."""
+    limit = rate_limit("refusal")
+    recent = RefusedComment.objects.filter(
+        created_at__gte=timezone.now() - timedelta(seconds=limit.window_seconds)
+    )
+    if recent.filter(visitor_key=visitor.key).count() >= limit.per_visitor:
+        return
+    if visitor.ip_address and recent.filter(ip_address=visitor.ip_address).count() >= limit.per_ip:
+        return
+    RefusedComment.objects.create(
+        text=text,
+        rule=refused.code,
+        fragment=refused.fragment[: RefusedComment.FRAGMENT_MAX_LENGTH],
+        user_id=visitor.user_id,
+        visitor_key=visitor.key,
+        ip_address=visitor.ip_address,
+    )
 
 
 def report_comment(*, visitor: Visitor, comment_id: int, reason: str) -> CommentReport:

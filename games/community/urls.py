@@ -73,5 +73,10 @@ urlpatterns = [
         api.ModerationBugReportNoteView.as_view(),
         name="api-moderation-bug-report-note",
     ),
+    path(
+        "api/moderation/refused/",
+        api.ModerationRefusedCommentListView.as_view(),
+        name="api-moderation-refused",
+    ),
     path("api/moderation/log/", api.ModerationLogView.as_view(), name="api-moderation-log"),
 ]

@@ -126,3 +126,20 @@ def test_disc_masks_use_square_indexes() -> None:
     assert white == (1 << 27) | (1 << 36)  # d4, e5
     assert red == green == neutral == 0
     assert Board(Variant(players=3)).disc_masks[4] == 1 << 35
+
+
+def test_from_rows_builds_a_position_without_the_header() -> None:
+    board = Board.from_moves(Variant(board="octagon"), ["e4"])
+    copy = Board.from_rows(board.variant, board.rows(), turn=board.turn, ply=7)
+    assert copy.rows() == board.rows() and copy.turn == board.turn and copy.ply == 7
+    assert copy.move_stack == []
+
+
+@pytest.mark.parametrize(
+    ("turn", "ply", "message"),
+    [(2, 0, "turn: 2 is not a colour of a 2-player game"), (0, -1, "ply: must be 0 or more")],
+)
+def test_from_rows_refuses_a_bad_turn_or_ply(turn: int, ply: int, message: str) -> None:
+    with pytest.raises(ValueError) as caught:
+        Board.from_rows(Variant(), Board().rows(), turn=turn, ply=ply)
+    assert str(caught.value) == message

@@ -13,9 +13,14 @@ def test_solve_prints_the_best_move_and_the_exact_score(capsys: pytest.CaptureFi
     assert "best move: h5  final disc difference: +6" in capsys.readouterr().out
 
 
+def test_solve_reads_an_ffo_line_with_its_comment(capsys: pytest.CaptureFixture) -> None:
+    assert main(["solve", FFO_20 + "; H5:+6; G6:-2;"]) == 0
+    assert "best move: h5  final disc difference: +6" in capsys.readouterr().out
+
+
 def test_solve_rejects_a_malformed_position(capsys: pytest.CaptureFixture) -> None:
     assert main(["solve", "XO X"]) == 2
-    assert "bad position" in capsys.readouterr().err
+    assert capsys.readouterr().err == "error: bad position: expected 64 squares, found 2\n"
 
 
 def test_play_prints_the_move_and_the_search_figures(capsys: pytest.CaptureFixture) -> None:

@@ -16,6 +16,7 @@ COMMUNITY_PATHS = {
     "/api/moderation/bug-reports/": {"get"},
     "/api/moderation/bug-reports/{bug_report_id}/resolve/": {"post"},
     "/api/moderation/bug-reports/{bug_report_id}/note/": {"post"},
+    "/api/moderation/refused/": {"get"},
     "/api/moderation/log/": {"get"},
 }
 

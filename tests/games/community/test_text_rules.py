@@ -1,15 +1,22 @@
 """The comment rules (C3): each rule with tricky spellings, and innocent texts that pass."""
 
+import socket
+
 import pytest
 
 from games.community.errors import RuleViolation
 from games.community.text_rules import (
     COMMENT_MAX_LENGTH,
     COMMENT_MAX_LINES,
+    Refusal,
     blocked_terms,
     check_comment_text,
     clean_text,
+    find_blocked_word,
+    find_refusal,
+    links,
 )
+from games.community.text_rules.numbers import words_to_digits
 
 
 def violation(text: str) -> RuleViolation:
@@ -215,3 +222,83 @@ def test_clean_text_removes_control_and_zero_width_characters() -> None:
 def test_block_list_has_english_japanese_and_russian_entries() -> None:
     entries = {term.entry for term in blocked_terms()}
     assert {"fuck", "死ね", "дурак"} <= entries
+
+
+def test_a_refusal_names_the_fragment_that_broke_the_rule() -> None:
+    error = violation("see you on reversi-club。jp")
+    assert (error.code, error.fragment) == ("url_not_allowed", "reversi-club。jp")
+    assert find_refusal("call ０９０－１２３４－５６７８") == Refusal(
+        "phone_not_allowed", "090-1234-5678"
+    )
+    assert find_refusal("ｆ＊ｃｋ") == Refusal("blocked_word", "fuck")
+    assert find_refusal("nice game, 40-24") is None
+
+
+def test_length_refusals_have_no_fragment() -> None:
+    assert violation("").fragment == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "refused"),
+    [
+        ("reversi-club.fun", True),  # ".fun" is on the Public Suffix List
+        ("reversi-club.notasuffix", False),
+        ("join reversi.games tonight", False),  # an English-word suffix needs more
+        ("visit reversi.games tonight", True),  # ... such as a link word before it
+        ("xn--80ak6aa92e.xn--p1ai", True),  # punycode
+    ],
+)
+def test_top_level_domains_come_from_the_public_suffix_list(text: str, refused: bool) -> None:
+    assert (find_refusal(text) is not None) is refused
+
+
+def test_the_public_suffix_list_is_read_without_the_network(monkeypatch) -> None:
+    def no_network(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the comment rules opened a network connection")
+
+    monkeypatch.setattr(socket.socket, "connect", no_network)
+    monkeypatch.setattr(socket, "create_connection", no_network)
+    links._extractor.cache_clear()
+    try:
+        assert links._extractor().suffix_list_urls == ()
+        assert find_refusal("пример.рф") == Refusal("url_not_allowed", "пример.рф")
+    finally:
+        links._extractor.cache_clear()
+
+
+@pytest.mark.parametrize(
+    ("words", "digits"),
+    [
+        ("five five five one two three four", "5551234"),
+        ("twenty one, double five", "2155"),
+        ("восемь девятьсот двенадцать триста сорок пять", "8912345"),
+        ("ぜろきゅうぜろ", "090"),
+        ("〇九〇の壱弐参", "090の123"),
+        ("one more game", "one more game"),
+        ("いちごを食べた", "いちごを食べた"),
+    ],
+)
+def test_number_words_become_digits(words: str, digits: str) -> None:
+    assert words_to_digits(words) == digits
+
+
+@pytest.mark.parametrize(
+    ("text", "entry"),
+    [
+        ("バカ強いCPUだ", None),  # an intensifier before an adjective
+        ("くそ暑いけど遊ぶ", None),
+        ("死ねないゲーム", None),  # a negation: "cannot die"
+        ("バカじゃないの", "馬鹿"),  # the dictionary form of バカ
+        ("ばーーか", "馬鹿"),  # long marks: one counts
+        ("バ力", "馬鹿"),  # kanji 力 for katakana カ
+        ("お前まじでしね", "しね"),  # MeCab glues し onto でし
+        ("もう少しねばれば勝てた", None),
+    ],
+)
+def test_japanese_blocked_words_are_matched_as_words(text: str, entry: str | None) -> None:
+    assert find_blocked_word(text) == entry
+
+
+def test_block_list_lines_with_an_exclamation_mark_are_innocent_words() -> None:
+    assert find_blocked_word("shiitake risotto") is None
+    assert find_blocked_word("shitty move") == "shit"

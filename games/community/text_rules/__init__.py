@@ -1,0 +1,158 @@
+"""The comment rules (spec C3): no URLs, e-mail addresses, phone numbers, addresses, schools,
+messenger IDs or blocked words, and length limits.
+
+A pipeline on kept libraries, each rule in its own module:
+
+- :mod:`.normalise`: NFKC, invisible characters removed, case folding, confusables
+  (``confusable-homoglyphs``) and transliteration (``anyascii``) of stylised and look-alike
+  letters;
+- :mod:`.links`: URLs and e-mail addresses, host names checked on the Public Suffix List
+  (``tldextract``, bundled snapshot), dots and "at" in any spelling;
+- :mod:`.phones`: ``phonenumbers``' matcher over a view with number words as digits
+  (:mod:`.numbers`);
+- :mod:`.places`: street addresses and schools; :mod:`.contacts`: messenger IDs;
+- :mod:`.words`: the block list, matched as words (Japanese words by ``fugashi``).
+
+Rules read normalised views of the text; the stored text is the author's own, only cleaned of
+control and invisible characters (:func:`clean_text`). Each view and resource is built once per
+process, when first needed.
+"""
+
+from dataclasses import dataclass
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from games.community.errors import RuleViolation
+from games.community.text_rules import contacts, links, phones, places, words
+from games.community.text_rules.normalise import clean_text, fold, nfkc
+from games.community.text_rules.words import BLOCKLIST_PATH, blocked_terms, find_blocked_word
+
+__all__ = [
+    "BLOCKLIST_PATH",
+    "BUG_REPORT_MAX_LENGTH",
+    "COMMENT_MAX_LENGTH",
+    "COMMENT_MAX_LINES",
+    "REASON_MAX_LENGTH",
+    "Refusal",
+    "blocked_terms",
+    "check_comment_text",
+    "check_length",
+    "clean_text",
+    "find_blocked_word",
+    "find_refusal",
+]
+
+COMMENT_MAX_LENGTH = 1000
+COMMENT_MAX_LINES = 20
+REASON_MAX_LENGTH = 500
+BUG_REPORT_MAX_LENGTH = 5000
+
+_CONTACT_DETAILS_MESSAGES: dict[str, Promise] = {
+    "email_not_allowed": _("E-mail addresses are not allowed (rule: no contact details)."),
+    "url_not_allowed": _(
+        "Links and web addresses are not allowed (rule: no URLs, in any spelling)."
+    ),
+    "phone_not_allowed": _("Phone numbers are not allowed (rule: no contact details)."),
+    "address_not_allowed": _(
+        "Addresses are not allowed (rule: no real names, schools or addresses)."
+    ),
+    "school_not_allowed": _(
+        "Names of schools and classes are not allowed (rule: no real names, schools or addresses)."
+    ),
+    "contact_not_allowed": _(
+        "Messenger and social media IDs are not allowed (rule: no contact details)."
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a text is refused: the rule's ``code`` and the ``fragment`` that broke it (as the
+    rules read it: folded, and for a blocked word the block-list entry)."""
+
+    code: str
+    fragment: str
+
+
+def check_length(text: str, *, field: str, max_length: int, max_lines: int | None = None) -> None:
+    """Reject an empty text, or one over ``max_length`` characters or ``max_lines`` lines."""
+    if not text:
+        raise RuleViolation("empty", _("Please write something first."), field=field)
+    if len(text) > max_length:
+        raise RuleViolation(
+            "too_long",
+            _("Too long: at most %(limit)d characters (this one has %(length)d).")
+            % {"limit": max_length, "length": len(text)},
+            field=field,
+        )
+    if max_lines is not None and text.count("\n") >= max_lines:
+        raise RuleViolation(
+            "too_many_lines",
+            _("Too many lines: at most %(limit)d.") % {"limit": max_lines},
+            field=field,
+        )
+
+
+def check_comment_text(text: str, *, field: str = "text") -> None:
+    """Raise :class:`RuleViolation` naming the first comment rule ``text`` breaks (with the
+    fragment that broke it)."""
+    check_length(text, field=field, max_length=COMMENT_MAX_LENGTH, max_lines=COMMENT_MAX_LINES)
+    refusal = find_refusal(text)
+    if refusal is None:
+        return
+    if refusal.code == "blocked_word":
+        message = _("The word “%(word)s” is not allowed (rule: no abusive words).") % {
+            "word": refusal.fragment
+        }
+    else:
+        message = _CONTACT_DETAILS_MESSAGES[refusal.code]
+    raise RuleViolation(refusal.code, message, field=field, fragment=refusal.fragment)
+
+
+def find_refusal(text: str) -> Refusal | None:
+    """The first content rule ``text`` breaks, in the order e-mail, URL, phone, address,
+    school, messenger, blocked word; None when it breaks none."""
+    cased = nfkc(links.unglue_sentences(text))
+    folded = fold(cased)
+    latin = links.latin_look_alikes(folded)
+    joined = _join_spaced_out(latin)
+    views = (latin,) if joined == latin else (latin, joined)
+    checks = (
+        ("email_not_allowed", links.find_email),
+        ("url_not_allowed", links.find_url),
+        ("phone_not_allowed", phones.find_phone_number),
+    )
+    for code, find in checks:
+        for view in views:
+            fragment = find(view)
+            if fragment:
+                return Refusal(code, fragment)
+    for code, find_place in (
+        ("address_not_allowed", places.find_address),
+        ("school_not_allowed", places.find_school),
+    ):
+        fragment = find_place(folded, cased)
+        if fragment:
+            return Refusal(code, fragment)
+    fragment = contacts.find_messenger_id(latin)
+    if fragment:
+        return Refusal("contact_not_allowed", fragment)
+    entry = words.find_blocked_word(text)
+    return Refusal("blocked_word", entry) if entry else None
+
+
+def _join_spaced_out(text: str) -> str:
+    """Join runs of three or more single characters: "e x a m p l e" -> "example"."""
+    tokens = text.split()
+    out: list[str] = []
+    run: list[str] = []
+    for token in [*tokens, ""]:
+        if len(token) == 1:
+            run.append(token)
+            continue
+        out.extend(["".join(run)] if len(run) >= 3 else run)
+        run = []
+        if token:
+            out.append(token)
+    return " ".join(out)

@@ -1,0 +1,175 @@
+"""Numbers written as words or numerals, turned into digits (for the phone-number rule).
+
+English ("five five five", "twenty one", "double five"), Russian ("восемь девятьсот
+двенадцать"), Japanese kana readings ("ぜろきゅうぜろ") and kanji or daiji numerals
+("〇九〇", "零壱弐"). A run of number words becomes one string of digits: "девятьсот
+двенадцать" is "912", "five five five" is "555". Single words are left alone ("one more
+game"), and so are kana runs shorter than three digits, so that ordinary words stay words.
+"""
+
+import re
+from functools import cache
+
+_ENGLISH_UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+_ENGLISH_TEENS = [
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+]
+_ENGLISH_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+_RUSSIAN_UNITS = [
+    "ноль",
+    "один",
+    "два",
+    "три",
+    "четыре",
+    "пять",
+    "шесть",
+    "семь",
+    "восемь",
+    "девять",
+]
+_RUSSIAN_TEENS = [
+    "десять",
+    "одиннадцать",
+    "двенадцать",
+    "тринадцать",
+    "четырнадцать",
+    "пятнадцать",
+    "шестнадцать",
+    "семнадцать",
+    "восемнадцать",
+    "девятнадцать",
+]
+_RUSSIAN_TENS = [
+    "двадцать",
+    "тридцать",
+    "сорок",
+    "пятьдесят",
+    "шестьдесят",
+    "семьдесят",
+    "восемьдесят",
+    "девяносто",
+]
+_RUSSIAN_HUNDREDS = [
+    "сто",
+    "двести",
+    "триста",
+    "четыреста",
+    "пятьсот",
+    "шестьсот",
+    "семьсот",
+    "восемьсот",
+    "девятьсот",
+]
+
+# Word -> (value, place): 1 units and teens, 2 tens, 3 hundreds.
+_UNITS, _TENS, _HUNDREDS = 1, 2, 3
+
+
+@cache
+def _word_values() -> dict[str, tuple[int, int]]:
+    values: dict[str, tuple[int, int]] = {"oh": (0, _UNITS), "нуль": (0, _UNITS)}
+    for units, teens, tens in (
+        (_ENGLISH_UNITS, _ENGLISH_TEENS, _ENGLISH_TENS),
+        (_RUSSIAN_UNITS, _RUSSIAN_TEENS, _RUSSIAN_TENS),
+    ):
+        values.update({w: (i, _UNITS) for i, w in enumerate(units)})
+        values.update({w: (10 + i, _UNITS) for i, w in enumerate(teens)})
+        values.update({w: (20 + 10 * i, _TENS) for i, w in enumerate(tens)})
+    values.update({w: (100 * (i + 1), _HUNDREDS) for i, w in enumerate(_RUSSIAN_HUNDREDS)})
+    values.update({"одна": (1, _UNITS), "одно": (1, _UNITS), "две": (2, _UNITS)})
+    return values
+
+
+_REPEATS = {"double": 2, "triple": 3}
+_HUNDRED = "hundred"
+_WORD_RUN = re.compile(
+    r"(?<![\w])(?:{w})(?:[\s,.\-–—]+(?:{w}))+(?![\w])".format(
+        w="|".join(sorted([*_word_values(), *_REPEATS, _HUNDRED], key=len, reverse=True))
+    )
+)
+_WORD = re.compile(r"[^\W\d_]+")
+
+_KANA_READINGS = {
+    "ぜろ": "0",
+    "れい": "0",
+    "まる": "0",
+    "いち": "1",
+    "に": "2",
+    "さん": "3",
+    "よん": "4",
+    "し": "4",
+    "ご": "5",
+    "ろく": "6",
+    "なな": "7",
+    "しち": "7",
+    "はち": "8",
+    "きゅう": "9",
+    "きゅー": "9",
+    "く": "9",
+}
+_KANA_RUN = re.compile("(?:{})+".format("|".join(sorted(_KANA_READINGS, key=len, reverse=True))))
+_KANA_READING = re.compile("|".join(sorted(_KANA_READINGS, key=len, reverse=True)))
+_KANJI_DIGITS = str.maketrans(
+    {
+        **dict.fromkeys("〇零", "0"),
+        **dict.fromkeys("一壱", "1"),
+        **dict.fromkeys("二弐", "2"),
+        **dict.fromkeys("三参", "3"),
+        **dict.fromkeys("四肆", "4"),
+        **dict.fromkeys("五伍", "5"),
+        **dict.fromkeys("六陸", "6"),
+        **dict.fromkeys("七漆", "7"),
+        **dict.fromkeys("八捌", "8"),
+        **dict.fromkeys("九玖", "9"),
+    }
+)
+_KATAKANA_TO_HIRAGANA = {code: code - 0x60 for code in range(ord("ァ"), ord("ヶ") + 1)}
+
+
+def words_to_digits(text: str) -> str:
+    """``text`` (folded) with number words and numerals written as digits."""
+    text = _WORD_RUN.sub(lambda m: _run_digits(_WORD.findall(m.group())), text)
+    if text.isascii():
+        return text
+    text = text.translate(_KATAKANA_TO_HIRAGANA).translate(_KANJI_DIGITS)
+    return _KANA_RUN.sub(_kana_digits, text)
+
+
+def _run_digits(words: list[str]) -> str:
+    """Digits of a run of number words: each group (hundreds, tens, units) in turn."""
+    values = _word_values()
+    groups: list[list[int]] = []  # [value, place of the last word]
+    repeat = 1
+    for word in words:
+        if word in _REPEATS:
+            repeat = _REPEATS[word]
+            continue
+        if word == _HUNDRED:
+            if groups and groups[-1][1] == _UNITS and groups[-1][0] < 10:
+                groups[-1] = [groups[-1][0] * 100, _HUNDREDS]
+            continue
+        value, place = values[word]
+        for _ in range(repeat):
+            last = groups[-1] if groups else None
+            fits = last is not None and place < last[1] and not 10 <= last[0] % 100 < 20
+            if fits and last is not None and value > 0:
+                last[0] += value
+                last[1] = place
+            else:
+                groups.append([value, place])
+        repeat = 1
+    return "".join(str(value) for value, _place in groups)
+
+
+def _kana_digits(match: re.Match[str]) -> str:
+    readings = _KANA_READING.findall(match.group())
+    return "".join(_KANA_READINGS[r] for r in readings) if len(readings) >= 3 else match.group()

@@ -1,0 +1,333 @@
+"""The block-list rule: words, not substrings, in English, Japanese and Russian.
+
+English and Russian words are the text's words (split at spaces and punctuation, the pieces of
+"f.u.c.k" or "f u c k" joined again) compared whole with each entry, or by their start for an
+entry ending in ``*``. Before the comparison a word is folded (:func:`..normalise.fold`:
+accents, full-width and stylised letters, look-alikes from other scripts) and tried as written,
+with leetspeak read as letters ("5h1t", "sh!t", "a$$"), with Latin look-alikes read as Cyrillic
+("cyka", "xyй", "6лять", "пи3дец") and Cyrillic ones as Latin ("fuсk"); repeated letters count
+once ("fuuuck", "сууука"), and masked letters ("f*ck", "с*ка", "motherf***er") match any letter.
+So "Scunthorpe", "Dickens", "cocktail", "assassin" and "застрахуй" pass.
+
+Japanese text is split into words by MeCab (``fugashi`` with the ``unidic-lite`` dictionary): an
+entry matches where a word starts and ends (a trailing "ー", "ぇ" or "よ" in the same word is
+allowed), or when it is a word's dictionary form ("バカ", "ばーか" -> 馬鹿; "キモ" -> きもい).
+Katakana and hiragana count alike, spaces, dots and masks between Japanese letters are ignored
+("し・ね", "し　ね", "バ〜カ"), and kanji that look like katakana are read as katakana next to
+katakana ("バ力"). So "少しね", "必死ね", "シネマ", "バカンス", "やくそく" and "ガイジン" pass.
+"""
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import fugashi
+from confusable_homoglyphs import utils as confusables_data
+
+from games.community.text_rules.normalise import (
+    cyrillic_as_latin,
+    fold,
+    has_japanese,
+    latin_as_cyrillic,
+    nfkc,
+)
+
+BLOCKLIST_PATH = Path(__file__).resolve().parent.parent / "data" / "blocklist.txt"
+
+_MASKS = frozenset("*＊∗✱#%?●○◯•")
+_LEET_I = str.maketrans(
+    {
+        "0": "o",
+        "1": "i",
+        "3": "e",
+        "4": "a",
+        "5": "s",
+        "7": "t",
+        "@": "a",
+        "$": "s",
+        "!": "i",
+        "|": "l",
+        "€": "e",
+        "+": "t",
+    }
+)
+_LEET_L = str.maketrans({"1": "l", "!": "l", "|": "l"})
+_GAPS = re.compile(r"[.\-_'`~·]+")
+_EDGE_PUNCTUATION = "\"'“”«»()[]{}<>.,;:?!~*_-"
+_REPEATS = re.compile(r"(.)\1+")
+_WORD_CHUNK = re.compile(r"\S+")
+_LETTER = re.compile(r"[^\W\d_]")
+_LATIN_OR_LEET = re.compile(r"[a-z0-9@]")
+_CYRILLIC = re.compile(r"[а-я]")
+_JAPANESE_GAP = re.compile(
+    r"(?<=[\u3040-\u30ff\u3400-\u9fff])[\s・･.．*＊○●◯〇~〜～_\-]+(?=[\u3040-\u30ff\u3400-\u9fff])"
+)
+_LONG_MARKS = re.compile(r"ー{2,}")
+# What may follow an entry inside the same Japanese word: "死ねー", "しねぇ", "死ねよ".
+_JAPANESE_TAILS = frozenset("ーぇえぃいっよやなぁwｗ!！〜～")
+# Dictionary forms of the negation after a verb: "死ねない", "しねん" (cannot / will not die).
+_NEGATION = frozenset({"ない", "ず", "ぬ"})
+# Parts of speech (UniDic) of particles and auxiliaries.
+_FUNCTION_WORDS = frozenset({"助詞", "助動詞"})
+# A noun, interjection or prefix before an adjective intensifies it ("バカ強い", "くそ暑い").
+_INTENSIFIER_PARTS = frozenset({"名詞", "感動詞", "接頭辞"})
+_KATAKANA_TO_HIRAGANA = {code: code - 0x60 for code in range(ord("ァ"), ord("ヶ") + 1)}
+
+
+@dataclass(frozen=True)
+class BlockedTerm:
+    """One block-list entry: how it is written in the list, and how it is compared."""
+
+    entry: str
+    key: str
+    prefix: bool
+    japanese: bool
+
+
+@cache
+def allowed_words() -> frozenset[str]:
+    """Innocent words that start like a blocked one ("!shiitake" for "shit*"), folded."""
+    return frozenset(_collapsed(fold(e[1:])) for e in _list_lines() if e.startswith("!"))
+
+
+def _list_lines() -> list[str]:
+    lines = (raw.split("#", 1)[0].strip() for raw in BLOCKLIST_PATH.read_text("utf-8").splitlines())
+    return [line for line in lines if line]
+
+
+@dataclass(frozen=True)
+class _Index:
+    exact: dict[str, str]
+    prefixes: dict[str, str]
+    prefix_pattern: re.Pattern[str]
+    masked: tuple[BlockedTerm, ...]
+    phrases: re.Pattern[str] | None
+    phrase_entries: dict[str, str]
+    japanese: tuple[BlockedTerm, ...]
+    japanese_lemmas: dict[str, str]
+
+
+@cache
+def blocked_terms() -> tuple[BlockedTerm, ...]:
+    """The block list from ``data/blocklist.txt`` (read once per process).
+
+    One entry per line, ``#`` starts a comment; a trailing ``*`` also matches longer words
+    that start with the entry ("fuck*" -> "fucking"). Lines starting with ``!`` are innocent
+    words that an entry with ``*`` would match (see :func:`allowed_words`).
+    """
+    terms = []
+    for entry in _list_lines():
+        if entry.startswith("!"):
+            continue
+        word = entry.rstrip("*")
+        japanese = has_japanese(word)
+        key = _hiragana(nfkc(word)) if japanese else fold(word)
+        terms.append(BlockedTerm(word, key, entry.endswith("*"), japanese))
+    return tuple(terms)
+
+
+def find_blocked_word(text: str) -> str | None:
+    """The block-list entry ``text`` uses as a word, if any (see the module docstring)."""
+    index = _index()
+    folded = fold(text)
+    found = _latin_or_cyrillic_word(folded, index)
+    if found is None and has_japanese(folded):
+        found = _japanese_word(nfkc(text), index)
+    return found
+
+
+@cache
+def _index() -> _Index:
+    exact, prefixes, phrases = {}, {}, {}
+    masked, japanese, lemmas = [], [], {}
+    for term in blocked_terms():
+        if term.japanese:
+            japanese.append(term)
+            lemmas[term.key] = term.entry
+        elif " " in term.key:
+            phrases[_collapsed(term.key)] = term.entry
+        else:
+            (prefixes if term.prefix else exact)[_collapsed(term.key)] = term.entry
+            masked.append(term)
+    phrase_pattern = None
+    if phrases:
+        alternatives = "|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True))
+        phrase_pattern = re.compile(rf"(?<![^\W\d_])(?:{alternatives})(?![^\W\d_])")
+    return _Index(
+        exact=exact,
+        prefixes=prefixes,
+        prefix_pattern=re.compile(
+            "|".join(re.escape(p) for p in sorted(prefixes, key=len, reverse=True)) or "(?!)"
+        ),
+        masked=tuple(masked),
+        phrases=phrase_pattern,
+        phrase_entries=phrases,
+        japanese=tuple(japanese),
+        japanese_lemmas=lemmas,
+    )
+
+
+def _latin_or_cyrillic_word(folded: str, index: _Index) -> str | None:
+    words = [chunk.strip(_EDGE_PUNCTUATION) or chunk for chunk in _WORD_CHUNK.findall(folded)]
+    candidates: list[str] = []
+    singles: list[str] = []
+    for word in [*words, ""]:
+        if len(word) == 1:
+            singles.append(word)
+            continue
+        if len(singles) >= 3:
+            # "f u c k", and "a b i t c h" with a word spelled out after "a"
+            candidates.extend(["".join(singles), "".join(singles[1:]), "".join(singles[:-1])])
+        singles = []
+        if word:
+            candidates.append(word)
+            pieces = [p for p in _GAPS.split(word) if p]
+            if len(pieces) > 1:
+                candidates.append("".join(pieces))
+                candidates.extend(pieces)
+    for candidate in dict.fromkeys(candidates):
+        found = _match_word(candidate, index)
+        if found:
+            return found
+    if index.phrases is not None:
+        spaced = " ".join(_collapsed(w) for w in words)
+        phrase = index.phrases.search(spaced)
+        if phrase:
+            return index.phrase_entries[phrase.group()]
+    return None
+
+
+def _match_word(word: str, index: _Index) -> str | None:
+    if not _LETTER.search(word):
+        return None
+    for variant in _variants(word):
+        key = _collapsed(variant)
+        if key in allowed_words():
+            return None
+        if key in index.exact:
+            return index.exact[key]
+        prefix = index.prefix_pattern.match(key)
+        if prefix:
+            return index.prefixes[prefix.group()]
+    if any(c in _MASKS for c in word):
+        return _masked_match(word, index)
+    return None
+
+
+def _variants(word: str) -> set[str]:
+    variants = {word, word.translate(_LEET_I), word.translate(_LEET_L)}
+    if _CYRILLIC.search(word):
+        # Russian with Latin look-alikes and leetspeak: "cyka", "пи3дец", "п!зда", "д3бил"
+        variants |= {v.translate(latin_as_cyrillic()) for v in variants if _LATIN_OR_LEET.search(v)}
+        variants.add(word.translate(cyrillic_as_latin()))
+    elif _LATIN_OR_LEET.search(word):
+        variants.add(word.translate(latin_as_cyrillic()))
+    return variants
+
+
+def _masked_match(word: str, index: _Index) -> str | None:
+    """ "f*ck", "с*ка", "motherf***er": masks stand for single letters, the first is a letter."""
+    real = sum(1 for c in word if c not in _MASKS)
+    if word[0] in _MASKS or real < 2 or real < len(word) / 2:
+        return None
+    for variant in _variants(word):
+        for term in index.masked:
+            if len(variant) == len(term.key) or (term.prefix and len(variant) > len(term.key)):
+                head = variant[: len(term.key)]
+                if all(c == t or c in _MASKS for c, t in zip(head, term.key, strict=True)):
+                    return term.entry
+    return None
+
+
+def _collapsed(text: str) -> str:
+    return _REPEATS.sub(r"\1", text)
+
+
+def _japanese_word(text: str, index: _Index) -> str | None:
+    text = _LONG_MARKS.sub("ー", _JAPANESE_GAP.sub("", text))
+    for variant in dict.fromkeys((text, _katakana_look_alikes(text))):
+        found = _japanese_match(variant, index)
+        if found:
+            return found
+    return None
+
+
+def _japanese_match(text: str, index: _Index) -> str | None:
+    tokens = list(_tagger()(text))
+    starts, ends, position = {}, {}, 0
+    for number, token in enumerate(tokens):
+        start = text.find(token.surface, position)
+        if start < 0:
+            continue
+        position = start + len(token.surface)
+        starts[start] = number
+        ends[position] = number
+        if token.feature.pos1 in _FUNCTION_WORDS:
+            # MeCab often glues a particle or auxiliary onto the next word ("まじでしね" ->
+            # "でし/ね"): a match may start inside one.
+            for inside in range(start + 1, position):
+                starts.setdefault(inside, number)
+        lemma = (token.feature.lemma or "").split("-", 1)[0]
+        entry = index.japanese_lemmas.get(lemma) or index.japanese_lemmas.get(_hiragana(lemma))
+        if entry and not _innocent_after(tokens, number):
+            return entry
+    hiragana = _hiragana(text)
+    for term in index.japanese:
+        for match in re.finditer(re.escape(term.key), hiragana):
+            end = match.end()
+            if match.start() not in starts:
+                continue
+            if end in ends:
+                if not _innocent_after(tokens, ends[end]):
+                    return term.entry
+                continue
+            word_end = min((e for e in ends if e > end), default=len(text))
+            if all(c in _JAPANESE_TAILS for c in hiragana[end:word_end]):
+                return term.entry
+    return None
+
+
+def _innocent_after(tokens: list[fugashi.UnidicNode], last: int) -> bool:
+    """What follows the word makes it innocent: a negation ("死ねない": cannot die), or an
+    adjective, which makes the word an intensifier ("バカ強い", "くそ暑い")."""
+    if last + 1 >= len(tokens):
+        return False
+    following = tokens[last + 1].feature
+    if following.lemma in _NEGATION:
+        return True
+    return following.pos1 == "形容詞" and tokens[last].feature.pos1 in _INTENSIFIER_PARTS
+
+
+def _katakana_look_alikes(text: str) -> str:
+    """Kanji that look like katakana, read as katakana where they touch katakana ("バ力")."""
+    table = _kanji_as_katakana()
+    chars = list(text)
+    for i, char in enumerate(chars):
+        if char in table:
+            neighbours = text[max(i - 1, 0) : i] + text[i + 1 : i + 2]
+            if any("ァ" <= n <= "ヶ" or n == "ー" for n in neighbours):
+                chars[i] = table[char]
+    return "".join(chars)
+
+
+@cache
+def _kanji_as_katakana() -> dict[str, str]:
+    """Kanji whose Unicode confusables include a katakana letter (力 -> カ, 夕 -> タ)."""
+    table = {}
+    for char, homoglyphs in confusables_data.load("confusables.json").items():
+        if len(char) == 1 and "\u4e00" <= char <= "\u9fff":
+            katakana = [h["c"] for h in homoglyphs if len(h["c"]) == 1 and "ァ" <= h["c"] <= "ヶ"]
+            if katakana:
+                table[char] = katakana[0]
+    return table
+
+
+def _hiragana(text: str) -> str:
+    return text.translate(_KATAKANA_TO_HIRAGANA)
+
+
+@cache
+def _tagger() -> fugashi.Tagger:
+    """The MeCab tagger with the unidic-lite dictionary (loaded once per process)."""
+    return fugashi.Tagger()
