@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.typing import Origin
 
 from ai_worker.levels import LEVELS
 
@@ -90,7 +91,9 @@ async def play_game(
     game_id = created.json()["id"]
     ws_url = base_url.replace("http", "ws", 1) + f"/ws/games/{game_id}/?token={token}"
     # The server pings; a client ping unanswered under load would close a healthy socket.
-    async with connect(ws_url, origin=base_url, open_timeout=30, ping_interval=None) as websocket:
+    async with connect(
+        ws_url, origin=Origin(base_url), open_timeout=30, ping_interval=None
+    ) as websocket:
         socket = GameSocket(websocket)
         try:
             _, first = await socket.next(timeout=30)

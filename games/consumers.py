@@ -17,9 +17,10 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.urls import path, re_path
 from rest_framework.authtoken.models import Token
 
-from games import selectors, services
+from games import presenters, selectors
 from games.identity import Player, player_from_session
 from games.models import Game
+from games.services import cpu, events, presence
 
 SEAT_CHANGES = {"started", "joined", "takeover"}
 TOKEN_KEY = re.compile(r"[0-9a-f]{40}")  # the form of DRF's token keys
@@ -57,11 +58,8 @@ def _game(game_id: int) -> Game | None:
 
 
 @database_sync_to_async
-def _current_state(game_id: int, player: Player | None) -> dict:
-    game = Game.objects.prefetch_related(selectors.SEATS).get(pk=game_id)
-    if selectors.cpu_turn_stalled(game):
-        services.requeue_stalled_cpu_turn(game_id=game_id)
-    return selectors.game_state(game, viewer=player)
+def _current_state(game_id: int, player: Player | None) -> presenters.GameState:
+    return presenters.game_state(cpu.watched_game(game_id=game_id), viewer=player)
 
 
 @database_sync_to_async
@@ -89,11 +87,11 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=4404)
             return
         self.player = await _scope_player(self.scope)
-        self.group = selectors.game_group(self.game_id)
+        self.group = events.game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         if self.player is not None:
-            await database_sync_to_async(services.seat_connected)(
+            await database_sync_to_async(presence.seat_connected)(
                 player=self.player, game_id=self.game_id
             )
         await self.send_state()
@@ -103,7 +101,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             return
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.player is not None:
-            await database_sync_to_async(services.seat_disconnected)(
+            await database_sync_to_async(presence.seat_disconnected)(
                 player=self.player, game_id=self.game_id
             )
 
@@ -129,23 +127,21 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
                 {"type": "synced", "ply": state["ply"], "version": state["version"]}
             )
         else:
-            await self.send_json(self.state_message(state))
+            await self.send_json(presenters.game_event("state", state))
 
     async def send_state(self) -> None:
         state = await _current_state(self.game_id, self.player)
         self.you = state["you"]
-        await self.send_json(self.state_message(state))
+        await self.send_json(presenters.game_event("state", state))
 
-    async def game_event(self, message: dict) -> None:
-        """A change pushed by ``games.services`` to the game's group."""
+    async def game_event(self, message: dict[str, presenters.GameEvent]) -> None:
+        """A change pushed by ``games.services.events.publish`` to the game's group; ``you`` is
+        made this viewer's."""
         event = message["event"]
         if event["type"] in SEAT_CHANGES:
             self.you = await _viewer_colors(self.game_id, self.player)
-        await self.send_json(event | {"state": event["state"] | {"you": self.you}})
-
-    @staticmethod
-    def state_message(state: dict) -> dict:
-        return {"type": "state", "ply": state["ply"], "version": state["version"], "state": state}
+        state: presenters.GameState = {**event["state"], "you": self.you}
+        await self.send_json(presenters.game_event(event["type"], state))
 
 
 class UnknownPathConsumer(AsyncJsonWebsocketConsumer):

@@ -126,8 +126,4 @@ class Room(models.Model):
             Game.Status.WAITING: "open",
             Game.Status.ACTIVE: "playing",
             Game.Status.FINISHED: "finished",
-        }[self.game.status]
-
-
-from games.accounts.models import *  # noqa: E402, F403  (rating models live in their package)
-from games.community.models import *  # noqa: E402, F403  (community models live in their package)
+        }[Game.Status(self.game.status)]

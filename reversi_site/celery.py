@@ -8,4 +8,4 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "reversi_site.settings")
 
 app = Celery("reversi_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks(["ai_worker"])
+app.autodiscover_tasks()  # each installed app's tasks module: games.tasks

@@ -45,6 +45,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "channels",
     "games",
+    "games.accounts",
+    "games.community",
 ]
 
 MIDDLEWARE = [
@@ -145,7 +147,7 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-# A new worker process loads the numba kernels before it reports ready (see ai_worker.tasks).
+# A new worker process loads the numba kernels before it reports ready (see games.tasks).
 CELERY_WORKER_PROC_ALIVE_TIMEOUT = 120
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -163,7 +165,7 @@ REST_FRAMEWORK = {
     # JSON only: form and multipart bodies silently drop nested fields (a room's seats).
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
-    "EXCEPTION_HANDLER": "games.api.errors.api_exception_handler",
+    "EXCEPTION_HANDLER": "games.shared.api.api_exception_handler",
 }
 
 SPECTACULAR_SETTINGS = {

@@ -3,7 +3,7 @@
 from django.contrib import admin
 from django.urls import include, path, re_path
 
-from games.api.views import unknown_endpoint
+from games.shared.api import unknown_endpoint
 
 urlpatterns = [
     path("admin/", admin.site.urls),

@@ -1,17 +1,25 @@
 """The import contracts of pyproject.toml hold, and break when an arrow is reversed."""
 
 import os
+import pkgutil
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
+
+import games
 
 ROOT = Path(__file__).resolve().parent.parent
 LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
 ENGINE_CONTRACT = "ai_worker.engine and ai_worker.levels import only the standard library"
 WEB_CONTRACT = "ai_worker imports no Django, Celery, Channels, DRF, games or reversi_site"
+APPS_CONTRACT = "accounts and community use the game service only through games.public"
+SHARED_CONTRACT = "games.shared is the bottom layer of the apps"
+# What accounts and community may import of games, besides themselves.
+OPEN_TO_THE_APPS = {"games.public", "games.shared", "games.accounts", "games.community"}
 
 
 def lint_imports(project: Path) -> subprocess.CompletedProcess[str]:
@@ -54,6 +62,8 @@ def test_the_contracts_hold() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     assert f"{ENGINE_CONTRACT} KEPT" in result.stdout
     assert f"{WEB_CONTRACT} KEPT" in result.stdout
+    assert f"{APPS_CONTRACT} KEPT" in result.stdout
+    assert f"{SHARED_CONTRACT} KEPT" in result.stdout
 
 
 @pytest.mark.parametrize(
@@ -72,6 +82,11 @@ def test_the_contracts_hold() -> None:
          "ai_worker.probe -> django (l.1)"),
         ("ai_worker/probe.py", "from games import selectors\n", WEB_CONTRACT, ENGINE_CONTRACT,
          "ai_worker.probe -> games.selectors (l.1)"),
+        # An app reaches into the game service, or the shared layer into an app.
+        ("games/community/probe.py", "from games.models import Game\n", APPS_CONTRACT,
+         SHARED_CONTRACT, "games.community.probe -> games.models (l.1)"),
+        ("games/shared/probe.py", "from games.services import cpu\n", SHARED_CONTRACT,
+         APPS_CONTRACT, "games.shared.probe -> games.services.cpu (l.1)"),
     ],
 )  # fmt: skip
 def test_a_reversed_arrow_breaks_its_contract(
@@ -83,3 +98,13 @@ def test_a_reversed_arrow_breaks_its_contract(
     assert f"{broken} BROKEN" in result.stdout
     assert f"{kept} KEPT" in result.stdout
     assert reported in result.stdout
+
+
+def test_the_apps_contracts_name_every_module_of_games_they_close() -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    contracts = {entry["name"]: entry for entry in config["tool"]["importlinter"]["contracts"]}
+    modules = {f"games.{info.name}" for info in pkgutil.iter_modules(games.__path__)}
+    closed = modules - OPEN_TO_THE_APPS - {"games.apps"}
+    assert set(contracts[APPS_CONTRACT]["forbidden_modules"]) == closed
+    shared = set(contracts[SHARED_CONTRACT]["forbidden_modules"])
+    assert shared == modules - {"games.shared", "games.apps"}

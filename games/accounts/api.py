@@ -1,13 +1,21 @@
-"""API of accounts: a player's public profile."""
+"""API of accounts: sign-up, tokens, who you are, and a player's public profile."""
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
-from rest_framework import serializers
+from django.contrib.auth import authenticate, get_user_model, login, password_validation
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import IntegrityError, transaction
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.authtoken.models import Token
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.accounts import selectors
-from games.errors import ServiceError
+from games.public import GUEST_SESSION_KEY
+from games.shared.api import StrictSerializer, validated, with_errors
+from games.shared.errors import NotFound, ServiceError
 
 PROFILE_SCHEMA = inline_serializer(
     "PlayerProfile",
@@ -44,25 +52,96 @@ PROFILE_SCHEMA = inline_serializer(
 )
 
 
-class PlayerNotFoundError(ServiceError):
-    """No account has that username."""
+class CredentialsSerializer(StrictSerializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=128, style={"input_type": "password"})
 
-    status_code = 404
+
+class SignupSerializer(CredentialsSerializer):
+    def validate_username(self, value: str) -> str:
+        """The account model's own username rules (letters, digits and @ . + - _)."""
+        get_user_model()._meta.get_field("username").run_validators(value)
+        return value
+
+
+class SignupView(APIView):
+    """Create an account; answers its API token.
+
+    A browser that has played as a guest is signed in to the new account, which takes over its
+    games (``games.services.guests.claim_games_on_login``), so it plays on in the same browser.
+    """
+
+    authentication_classes: list = []
+    permission_classes: list = []
+
+    @extend_schema(
+        request=SignupSerializer, responses=with_errors({201: OpenApiTypes.OBJECT}, 400, 403)
+    )
+    def post(self, request: Request) -> Response:
+        data = validated(SignupSerializer, request.data)
+        guest = bool(request.session.get(GUEST_SESSION_KEY))
+        if guest:
+            SessionAuthentication().enforce_csrf(request)
+        user_model = get_user_model()
+        candidate = user_model(username=data["username"])
+        try:
+            password_validation.validate_password(data["password"], candidate)
+        except DjangoValidationError as error:
+            raise ServiceError(
+                "weak_password", field="password", reasons=" ".join(error.messages)
+            ) from error
+        try:
+            with transaction.atomic():
+                user = user_model.objects.create_user(data["username"], password=data["password"])
+        except IntegrityError as error:
+            raise ServiceError("username_taken", field="username") from error
+        if guest:
+            login(request, user)
+        token = Token.objects.create(user=user)
+        return Response(
+            {"token": token.key, "user": {"id": user.pk, "username": user.username}},
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class TokenView(APIView):
+    """Exchange a username and password for the account's API token."""
+
+    authentication_classes: list = []
+    permission_classes: list = []
+
+    @extend_schema(
+        request=CredentialsSerializer, responses=with_errors({200: OpenApiTypes.OBJECT}, 400)
+    )
+    def post(self, request: Request) -> Response:
+        data = validated(CredentialsSerializer, request.data)
+        user = authenticate(request, username=data["username"], password=data["password"])
+        if user is None:
+            raise ServiceError("invalid_credentials")
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key})
+
+
+class MeView(APIView):
+    """Who the request is: an account or a guest."""
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request) -> Response:
+        if request.user.is_authenticated:
+            user = request.user
+            rating = selectors.rating_of(user.pk)
+            return Response(
+                {"guest": False, "id": user.pk, "username": user.username, "rating": rating}
+            )
+        return Response({"guest": True, "id": None, "username": None, "rating": None})
 
 
 class PlayerProfileView(APIView):
     """A player's public profile: rating, rated-game counts and recent finished games."""
 
-    @extend_schema(
-        responses={
-            200: PROFILE_SCHEMA,
-            404: OpenApiResponse(description='{"error": {"code": "player_not_found", ...}}'),
-        }
-    )
+    @extend_schema(responses=with_errors({200: PROFILE_SCHEMA}, 404))
     def get(self, request: Request, username: str) -> Response:
         user = selectors.user_by_username(username)
         if user is None:
-            raise PlayerNotFoundError(
-                "player_not_found", f"There is no player {username}.", "username"
-            )
+            raise NotFound("player_not_found", field="username", username=username)
         return Response(selectors.player_profile(user))

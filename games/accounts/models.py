@@ -1,9 +1,7 @@
-"""Models of the player rating (spec M5); registered in the ``games`` app."""
+"""Models of the player rating (spec M5); their tables keep the names they had in ``games``."""
 
 from django.conf import settings
 from django.db import models
-
-__all__ = ["PlayerRating", "RatingChange"]
 
 INITIAL_RATING = 1500
 
@@ -22,7 +20,7 @@ class PlayerRating(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        app_label = "games"
+        db_table = "games_playerrating"
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.rating}"
@@ -42,7 +40,7 @@ class RatingChange(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        app_label = "games"
+        db_table = "games_ratingchange"
         constraints = [
             models.UniqueConstraint(fields=["game", "user"], name="rating_change_once_per_game")
         ]

@@ -1,14 +1,40 @@
 """Read-only queries of accounts: ratings and player profiles (spec M5)."""
 
+from typing import TypedDict
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 
-from ai_worker.engine import COLOR_NAMES
-from games import selectors
 from games.accounts.models import INITIAL_RATING, PlayerRating, RatingChange
-from games.models import Game, Seat
+from games.public import FinishedGameEntry, finished_games_of
 
 RECENT_GAMES = 20
+
+
+class GameCounts(TypedDict):
+    played: int
+    won: int
+    lost: int
+    drawn: int
+
+
+class RecentGame(TypedDict):
+    id: int
+    url: str
+    mode: str
+    players: int
+    colors: list[str]
+    opponents: list[str]
+    outcome: str | None
+    finished_at: str
+    rating_change: int | None
+
+
+class PlayerProfile(TypedDict):
+    username: str
+    rating: int
+    games: GameCounts
+    recent_games: list[RecentGame]
 
 
 def user_by_username(username: str) -> AbstractBaseUser | None:
@@ -24,9 +50,9 @@ def rating_of(user_id: int) -> int:
     return INITIAL_RATING if rating is None else rating
 
 
-def player_profile(user: AbstractBaseUser) -> dict:
+def player_profile(user: AbstractBaseUser) -> PlayerProfile:
     """The public profile of an account: rating, rated-game counts and recent finished games."""
-    rating = PlayerRating.objects.filter(user=user).first() or PlayerRating(user=user)
+    rating = PlayerRating.objects.filter(user_id=user.pk).first() or PlayerRating(user_id=user.pk)
     return {
         "username": user.get_username(),
         "rating": rating.rating,
@@ -40,51 +66,37 @@ def player_profile(user: AbstractBaseUser) -> dict:
     }
 
 
-def recent_games(user: AbstractBaseUser) -> list[dict]:
+def recent_games(user: AbstractBaseUser) -> list[RecentGame]:
     """The account's latest finished games, newest first, as the user saw them."""
-    games = (
-        Game.objects.filter(status=Game.Status.FINISHED, seats__user=user)
-        .distinct()
-        .prefetch_related(selectors.SEATS)
-        .order_by("-updated_at")[:RECENT_GAMES]
-    )
+    entries = finished_games_of(user.pk, limit=RECENT_GAMES)
     changes = {
-        change.game_id: change
-        for change in RatingChange.objects.filter(user=user, game__in=[game.pk for game in games])
+        change.game_id: change.delta
+        for change in RatingChange.objects.filter(
+            user_id=user.pk, game_id__in=[entry.game_id for entry in entries]
+        )
     }
-    return [_history_entry(game, user.pk, changes.get(game.pk)) for game in games]
+    return [_recent_game(entry, changes.get(entry.game_id)) for entry in entries]
 
 
-def _history_entry(game: Game, user_id: int, change: RatingChange | None) -> dict:
-    seats = list(game.seats.all())
-    mine = [seat for seat in seats if seat.user_id == user_id]
-    opponents = [_seat_name(seat) for seat in seats if seat.user_id != user_id]
+def _recent_game(entry: FinishedGameEntry, rating_change: int | None) -> RecentGame:
     return {
-        "id": game.pk,
-        "url": f"/play/{game.pk}/",
-        "mode": game.mode,
-        "players": len(seats),
-        "colors": [COLOR_NAMES[seat.color] for seat in mine],
-        "opponents": opponents,
-        "outcome": _outcome(
-            game.result or {}, {COLOR_NAMES[seat.color] for seat in mine}, len(seats)
-        ),
-        "finished_at": game.updated_at.isoformat(),
-        "rating_change": None if change is None else change.delta,
+        "id": entry.game_id,
+        "url": entry.url,
+        "mode": entry.mode,
+        "players": entry.players,
+        "colors": entry.colors,
+        "opponents": entry.opponents,
+        "outcome": _outcome(entry),
+        "finished_at": entry.finished_at,
+        "rating_change": rating_change,
     }
 
 
-def _outcome(result: dict, colors: set[str], seats: int) -> str | None:
-    """``win``, ``loss`` or ``draw`` for the player of ``colors``; ``None`` when they held every
-    seat (a hot-seat game: they won and lost)."""
-    if len(colors) == seats:
+def _outcome(entry: FinishedGameEntry) -> str | None:
+    """``win``, ``loss`` or ``draw`` for the player; ``None`` when they held every seat (a
+    hot-seat game: they won and lost)."""
+    if len(entry.colors) == entry.players:
         return None
-    if result.get("draw") or result.get("winner") is None:
+    if entry.draw or entry.winner is None:
         return "draw"
-    return "win" if result["winner"] in colors else "loss"
-
-
-def _seat_name(seat: Seat) -> str:
-    if seat.kind == Seat.Kind.CPU:
-        return f"CPU ({seat.level})"
-    return seat.user.username if seat.user is not None else "Guest"
+    return "win" if entry.winner in entry.colors else "loss"

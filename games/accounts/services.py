@@ -10,12 +10,12 @@ games (a table draw and the leader-takes-all result do not map onto one pairwise
 
 from django.db import transaction
 
-from ai_worker.engine import COLOR_NAMES
+from ai_worker.levels import EASY, NORMAL, STRONG
 from games.accounts.models import PlayerRating, RatingChange
-from games.models import Game, Seat
+from games.public import FinishedGame, FinishedSeat
 
 K_FACTOR = 32
-CPU_RATINGS = {"easy": 1000, "normal": 1500, "strong": 2000}
+CPU_RATINGS = {EASY: 1000, NORMAL: 1500, STRONG: 2000}
 
 
 def expected_score(rating: int, opponent_rating: int) -> float:
@@ -28,28 +28,29 @@ def new_rating(rating: int, opponent_rating: int, score: float) -> int:
     return round(rating + K_FACTOR * (score - expected_score(rating, opponent_rating)))
 
 
-def rate_finished_game(game: Game) -> None:
+def rate_finished_game(*, finished: FinishedGame) -> None:
     """Update the ratings of a game that has just finished (once: a repeat changes nothing).
 
-    Call inside the transaction that finishes the game, with the game row locked.
+    Call inside the transaction that finishes the game, with the game row locked (the
+    ``games.public.game_finished`` receiver in ``games.accounts.receivers`` does).
     """
-    seats = list(game.seats.all())
-    if not _is_rated(game, seats) or RatingChange.objects.filter(game=game).exists():
+    seats = finished.seats
+    if not _is_rated(finished) or RatingChange.objects.filter(game_id=finished.game_id).exists():
         return
-    scores = _scores(game.result or {})
+    scores = _scores(finished)
     with transaction.atomic():
         user_ids = sorted(seat.user_id for seat in seats if seat.user_id is not None)
         ratings = {rating.user_id: rating for rating in _locked_ratings(user_ids)}
-        before = {seat.color: _seat_rating(seat, ratings) for seat in seats}
-        for seat in seats:
+        before = [_seat_rating(seat, ratings) for seat in seats]
+        for index, seat in enumerate(seats):
             if seat.user_id is None:
                 continue
             rating = ratings[seat.user_id]
-            opponent_rating = before[1 - seat.color]
-            score = scores[seat.color]
+            opponent_rating = before[1 - index]
+            score = scores[index]
             after = new_rating(rating.rating, opponent_rating, score)
             RatingChange.objects.create(
-                game=game,
+                game_id=finished.game_id,
                 user_id=seat.user_id,
                 opponent_rating=opponent_rating,
                 score=score,
@@ -59,21 +60,20 @@ def rate_finished_game(game: Game) -> None:
             _count(rating, score, after)
 
 
-def _is_rated(game: Game, seats: list[Seat]) -> bool:
-    if game.mode == Game.Mode.LOCAL or len(seats) != 2:
+def _is_rated(finished: FinishedGame) -> bool:
+    if finished.hot_seat or len(finished.seats) != 2:
         return False
-    if any(seat.kind == Seat.Kind.HUMAN and seat.user_id is None for seat in seats):
+    if any(seat.is_guest for seat in finished.seats):
         return False
-    users = [seat.user_id for seat in seats if seat.kind == Seat.Kind.HUMAN]
+    users = [seat.user_id for seat in finished.seats if seat.cpu_level is None]
     return len(users) == len(set(users)) >= 1
 
 
-def _scores(result: dict) -> dict[int, float]:
-    """The score of black (0) and white (1) in a finished 2-player game's result."""
-    if result.get("draw") or result.get("winner") is None:
-        return {0: 0.5, 1: 0.5}
-    winner = COLOR_NAMES.index(result["winner"])
-    return {winner: 1.0, 1 - winner: 0.0}
+def _scores(finished: FinishedGame) -> list[float]:
+    """The score of each seat (1 win, 0.5 draw, 0 loss) of a finished 2-player game."""
+    if finished.winner is None:
+        return [0.5, 0.5]
+    return [1.0 if seat.color == finished.winner else 0.0 for seat in finished.seats]
 
 
 def _locked_ratings(user_ids: list[int]) -> list[PlayerRating]:
@@ -83,9 +83,10 @@ def _locked_ratings(user_ids: list[int]) -> list[PlayerRating]:
     return list(locked.order_by("user_id"))
 
 
-def _seat_rating(seat: Seat, ratings: dict[int, PlayerRating]) -> int:
-    if seat.kind == Seat.Kind.CPU:
-        return CPU_RATINGS[seat.level]
+def _seat_rating(seat: FinishedSeat, ratings: dict[int, PlayerRating]) -> int:
+    if seat.cpu_level is not None:
+        return CPU_RATINGS[seat.cpu_level]
+    assert seat.user_id is not None, "a rated game has no guest seat"
     return ratings[seat.user_id].rating
 
 
@@ -98,4 +99,4 @@ def _count(rating: PlayerRating, score: float, after: int) -> None:
         rating.lost += 1
     else:
         rating.drawn += 1
-    rating.save()
+    rating.save(update_fields=["rating", "played", "won", "lost", "drawn", "updated_at"])

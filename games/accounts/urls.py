@@ -1,9 +1,9 @@
-"""URLs of the account pages (the API view is mounted under ``/api/`` by ``games.api.urls``)."""
+"""URLs of the account pages and of the accounts API (under ``/api/``)."""
 
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from games.accounts import views
+from games.accounts import api, views
 
 urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
@@ -17,4 +17,8 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="setup"), name="logout"),
     path("accounts/profile/", views.own_profile, name="profile"),
     path("players/<str:username>/", views.player_profile, name="player"),
+    path("api/auth/signup/", api.SignupView.as_view(), name="api-signup"),
+    path("api/auth/token/", api.TokenView.as_view(), name="api-token"),
+    path("api/me/", api.MeView.as_view(), name="api-me"),
+    path("api/players/<str:username>/", api.PlayerProfileView.as_view(), name="api-player"),
 ]

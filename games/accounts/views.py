@@ -2,6 +2,7 @@
 
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AbstractBaseUser
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
@@ -26,6 +27,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 @login_required
 def own_profile(request: HttpRequest) -> HttpResponse:
     """The signed-in player's own profile."""
+    assert isinstance(request.user, AbstractBaseUser), "login_required lets accounts in only"
     return _profile_page(request, request.user)
 
 
@@ -37,7 +39,7 @@ def player_profile(request: HttpRequest, username: str) -> HttpResponse:
     return _profile_page(request, user)
 
 
-def _profile_page(request: HttpRequest, user: object) -> HttpResponse:
+def _profile_page(request: HttpRequest, user: AbstractBaseUser) -> HttpResponse:
     profile = selectors.player_profile(user)
-    own = request.user.is_authenticated and request.user.pk == user.pk  # type: ignore[attr-defined]
+    own = request.user.is_authenticated and request.user.pk == user.pk
     return render(request, "accounts/profile.html", {"profile": profile, "own": own})

@@ -1,32 +1,58 @@
-"""Input serializers: they check shapes and types only; the rules live in the services."""
+"""Serializers of the games API: input shapes (types only; the rules live in the services and
+the engine) and the output shapes of ``games.presenters`` for the schema."""
 
-from collections.abc import Mapping
+from typing import Any
 
-from django.contrib.auth import get_user_model
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from ai_worker.engine import COLOR_NAMES
+from ai_worker.engine import COLOR_NAMES, Variant
 from ai_worker.levels import DEFAULT_LEVEL, LEVELS
+from games import presenters
 from games.models import Game, Seat
+from games.shared.api import ShapeSerializer, StrictSerializer
 
 
-class StrictSerializer(serializers.Serializer):
-    """A serializer that rejects keys it does not know (a typo must not be ignored)."""
+def _setting_field(name: str, setting: dict[str, Any]) -> serializers.Field:
+    """The schema of one variant setting of ``Variant.choices()``."""
+    facts = {"default": setting["default"], "required": False}
+    allowed = setting.get("players")
+    if allowed:
+        facts["help_text"] = f"only with {', '.join(map(str, allowed))} players"
+    if "choices" in setting:
+        values = [choice["value"] for choice in setting["choices"]]
+        limits = [
+            f"{choice['value']} with {', '.join(map(str, choice['players']))} players"
+            for choice in setting["choices"]
+            if "players" in choice
+        ]
+        if limits:
+            facts["help_text"] = "; ".join(limits)
+        return serializers.ChoiceField(choices=values, **facts)
+    if isinstance(setting["default"], bool):
+        return serializers.BooleanField(**facts)
+    if "min" in setting:
+        return serializers.IntegerField(min_value=setting["min"], max_value=setting["max"], **facts)
+    facts["help_text"] = 'a list of squares (["c3", "f6"]) or a count of random walls'
+    return serializers.JSONField(**facts)
 
-    def to_internal_value(self, data: object) -> dict:
-        if isinstance(data, Mapping):
-            unknown = sorted(set(data) - set(self.fields))
-            if unknown:
-                raise serializers.ValidationError(
-                    {unknown[0]: [serializers.ErrorDetail("Unknown field.", code="unknown_field")]}
-                )
-        return super().to_internal_value(data)
+
+VariantSchema = type(
+    "Variant",
+    (serializers.Serializer,),
+    {
+        "__doc__": "A game's rules; every key is optional (the engine's registry gives the "
+        "choices, and the engine checks the combination).",
+        **{name: _setting_field(name, setting) for name, setting in Variant.choices().items()},
+    },
+)
 
 
+@extend_schema_field(VariantSchema)
 class VariantField(serializers.DictField):
-    """The variant object (players, board, opening, anti, blocked, handicap, handicap_color)."""
+    """The variant object, checked by the engine (``games.services.games.parse_variant``)."""
 
-    def __init__(self, **kwargs: object) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(default=dict, **kwargs)
 
 
@@ -38,7 +64,7 @@ class GameCreateSerializer(StrictSerializer):
     variant = VariantField()
 
 
-class GameListQuerySerializer(serializers.Serializer):
+class GameListQuerySerializer(serializers.Serializer[Any]):
     status = serializers.ChoiceField(choices=Game.Status.values, required=False)
 
 
@@ -56,9 +82,9 @@ class SeatSerializer(StrictSerializer):
     kind = serializers.ChoiceField(choices=Seat.Kind.values)
     level = serializers.ChoiceField(choices=LEVELS, required=False)
 
-    def validate(self, attrs: dict) -> dict:
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["kind"] == Seat.Kind.CPU:
-            attrs.setdefault("level", "normal")
+            attrs.setdefault("level", DEFAULT_LEVEL)
         elif "level" in attrs:
             raise serializers.ValidationError(
                 {"level": serializers.ErrorDetail("Only a CPU seat has a level.", code="invalid")}
@@ -75,22 +101,11 @@ class JoinSerializer(StrictSerializer):
     color = serializers.ChoiceField(choices=COLOR_NAMES, required=False)
 
 
-class CredentialsSerializer(StrictSerializer):
-    username = serializers.CharField(max_length=150)
-    password = serializers.CharField(max_length=128, style={"input_type": "password"})
+# --- answers: the shapes of ``games.presenters`` ---------------------------------------------
 
 
-class SignupSerializer(CredentialsSerializer):
-    def validate_username(self, value: str) -> str:
-        """The account model's own username rules (letters, digits and @ . + - _)."""
-        get_user_model()._meta.get_field("username").run_validators(value)
-        return value
-
-
-# --- answers (documentation of the JSON that ``games.selectors`` builds) -------------------
-
-
-class LastMoveSerializer(serializers.Serializer):
+class LastMoveSerializer(ShapeSerializer):
+    shape = presenters.LastMove
     ply = serializers.IntegerField()
     color = serializers.CharField()
     move = serializers.CharField(help_text='e.g. "f5"')
@@ -98,25 +113,33 @@ class LastMoveSerializer(serializers.Serializer):
     text = serializers.CharField(help_text='e.g. "Black f5, 3 discs flipped"')
 
 
-class PassNoticeSerializer(serializers.Serializer):
+class PassNoticeSerializer(ShapeSerializer):
+    shape = presenters.PassNotice
     ply = serializers.IntegerField()
     color = serializers.CharField()
     text = serializers.CharField(help_text='e.g. "White passes: no legal move"')
 
 
-class UndoStateSerializer(serializers.Serializer):
+class UndoStateSerializer(ShapeSerializer):
+    shape = presenters.UndoState
     allowed = serializers.BooleanField()
     used = serializers.IntegerField()
 
 
-class HintStateSerializer(serializers.Serializer):
+class PendingHintSerializer(ShapeSerializer):
+    shape = presenters.PendingHint
+    ply = serializers.IntegerField()
+    move = serializers.CharField(allow_null=True, help_text="null while it is computed")
+
+
+class HintStateSerializer(ShapeSerializer):
+    shape = presenters.HintState
     used = serializers.IntegerField()
-    current = serializers.DictField(
-        allow_null=True, help_text='{"ply": n, "move": "f5"}; the move is null while computed'
-    )
+    current = PendingHintSerializer(allow_null=True)
 
 
-class SeatStateSerializer(serializers.Serializer):
+class SeatStateSerializer(ShapeSerializer):
+    shape = presenters.SeatState
     color = serializers.ChoiceField(choices=COLOR_NAMES)
     kind = serializers.ChoiceField(choices=Seat.Kind.values)
     level = serializers.ChoiceField(choices=LEVELS, allow_null=True)
@@ -124,55 +147,84 @@ class SeatStateSerializer(serializers.Serializer):
     taken = serializers.BooleanField()
     connected = serializers.BooleanField()
     absent_since = serializers.DateTimeField(allow_null=True)
+    takeover_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="in an active room, when the CPU may take this absent player's seat",
+    )
 
 
-class RoomLinkSerializer(serializers.Serializer):
+class RoomLinkSerializer(ShapeSerializer):
+    shape = presenters.RoomLink
     code = serializers.CharField()
     url = serializers.CharField()
 
 
-class RoomSummarySerializer(serializers.Serializer):
+class RoomSummarySerializer(ShapeSerializer):
+    shape = presenters.RoomSummary
     code = serializers.CharField()
     state = serializers.ChoiceField(choices=["open", "playing", "finished"])
     rematch = RoomLinkSerializer(allow_null=True)
 
 
-class GameStateSerializer(serializers.Serializer):
+class GameResultSerializer(ShapeSerializer):
+    shape = presenters.GameResult
+    reason = serializers.ChoiceField(choices=["end", "resign"])
+    discs = serializers.DictField(child=serializers.IntegerField())
+    empties = serializers.IntegerField()
+    tournament = serializers.DictField(
+        child=serializers.IntegerField(), allow_null=True, help_text="R7; null after a resignation"
+    )
+    winner = serializers.ChoiceField(choices=COLOR_NAMES, allow_null=True)
+    draw = serializers.BooleanField()
+    resigned = serializers.ChoiceField(choices=COLOR_NAMES, allow_null=True)
+    undos = serializers.IntegerField()
+    hints = serializers.IntegerField()
+
+
+class GameStateSerializer(ShapeSerializer):
     """The full state of a game (the answer of every game endpoint and websocket event)."""
 
+    shape = presenters.GameState
     id = serializers.IntegerField()
     url = serializers.CharField(help_text="the page where the game is played")
     mode = serializers.ChoiceField(choices=Game.Mode.values)
-    variant = serializers.DictField()
+    variant = VariantSchema()
     status = serializers.ChoiceField(choices=Game.Status.values)
     ply = serializers.IntegerField()
     version = serializers.IntegerField(help_text="grows with every change")
     to_move = serializers.ChoiceField(choices=COLOR_NAMES, allow_null=True)
-    legal_moves = serializers.ListField(child=serializers.CharField())
+    legal_moves = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text='each legal move with the discs it flips, nearest first: {"f5": ["e5"]}',
+    )
     board = serializers.ListField(
         child=serializers.CharField(),
-        help_text="one string per row: X O R G discs, N neutral, - empty, # wall",
+        help_text="one string per row: X O R G discs, N neutral, - empty, # wall, space off",
     )
     discs = serializers.DictField(child=serializers.IntegerField())
     empties = serializers.IntegerField()
     last_move = LastMoveSerializer(allow_null=True)
     pass_notice = PassNoticeSerializer(allow_null=True)
     moves = serializers.ListField(child=serializers.CharField())
-    result = serializers.DictField(allow_null=True, help_text="R7 counts, winner, undos, hints")
+    result = GameResultSerializer(allow_null=True)
     undo = UndoStateSerializer()
     hints = HintStateSerializer()
     seats = SeatStateSerializer(many=True)
     you = serializers.ListField(child=serializers.CharField(), help_text="your colours")
     room = RoomSummarySerializer(allow_null=True)
+    server_time = serializers.DateTimeField(
+        help_text="the server's clock when it built this state (compare with takeover_at)"
+    )
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
 
 
-class GameListSerializer(serializers.Serializer):
+class GameListSerializer(serializers.Serializer[Any]):
     games = GameStateSerializer(many=True)
 
 
-class RoomStateSerializer(serializers.Serializer):
+class RoomStateSerializer(ShapeSerializer):
+    shape = presenters.RoomState
     code = serializers.CharField()
     url = serializers.CharField()
     state = serializers.ChoiceField(choices=["open", "playing", "finished"])

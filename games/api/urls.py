@@ -3,16 +3,11 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from games.accounts.api import PlayerProfileView
 from games.api import views
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
-    path("auth/signup/", views.SignupView.as_view(), name="api-signup"),
-    path("auth/token/", views.TokenView.as_view(), name="api-token"),
-    path("me/", views.MeView.as_view(), name="api-me"),
-    path("players/<str:username>/", PlayerProfileView.as_view(), name="api-player"),
     path("games/", views.GameListView.as_view(), name="api-games"),
     path("games/<int:game_id>/", views.GameDetailView.as_view(), name="api-game"),
     path("games/<int:game_id>/moves/", views.MoveView.as_view(), name="api-game-moves"),

@@ -1,6 +1,6 @@
 """Thin DRF views of the community API; rules live in services, reads in selectors.
 
-Errors are answered in the API's one shape by ``games.api.errors.api_exception_handler``.
+Errors are answered in the API's one shape by ``games.shared.api.api_exception_handler``.
 """
 
 from typing import Any
@@ -23,7 +23,6 @@ from games.community.serializers import (
     CommentInputSerializer,
     CommentQueueQuerySerializer,
     CommentSerializer,
-    CommunityErrorSerializer,
     ModerationCommentSerializer,
     ModerationLogEntrySerializer,
     NoteInputSerializer,
@@ -35,25 +34,10 @@ from games.community.serializers import (
     ThreadSerializer,
 )
 from games.community.visitors import visitor_from_request
-
-
-def with_errors(success: dict[int, Any], *statuses: int) -> dict[int, Any]:
-    """OpenAPI responses: ``success`` plus the error statuses, all in the error shape."""
-    return success | dict.fromkeys(statuses, CommunityErrorSerializer)
-
+from games.shared.api import validated, with_errors
 
 # Statuses of the moderators' endpoints for anonymous (401) and other (403) visitors.
 NOT_A_MODERATOR = (401, 403)
-
-
-class CommunityAPIView(APIView):
-    """Base of the community views."""
-
-    @staticmethod
-    def validated(serializer_class: type, data: Any) -> dict[str, Any]:
-        serializer = serializer_class(data=data)
-        serializer.is_valid(raise_exception=True)
-        return serializer.validated_data
 
 
 class IsModerator(permissions.BasePermission):
@@ -70,7 +54,7 @@ class CommunityPagination(LimitOffsetPagination):
     max_limit = 100
 
 
-class SiteView(CommunityAPIView):
+class SiteView(APIView):
     """Counters (C1), rating totals (C2), version and commit (U7)."""
 
     @extend_schema(responses=SiteSerializer, tags=["community"])
@@ -80,7 +64,7 @@ class SiteView(CommunityAPIView):
         return Response(SiteSerializer(info).data)
 
 
-class RatingView(CommunityAPIView):
+class RatingView(APIView):
     """The one-button rating (C2): one per visitor, a second post changes it."""
 
     @extend_schema(
@@ -89,13 +73,13 @@ class RatingView(CommunityAPIView):
         tags=["community"],
     )
     def post(self, request: Request) -> Response:
-        data = self.validated(RatingInputSerializer, request.data)
+        data = validated(RatingInputSerializer, request.data)
         visitor = visitor_from_request(request)
         services.rate_site(visitor=visitor, value=data["value"])
         return Response(SiteSerializer(selectors.site_info(visitor.key)).data)
 
 
-class CommentListView(CommunityAPIView):
+class CommentListView(APIView):
     """Published comments with their replies (C3), and posting a comment or reply."""
 
     pagination_class = CommunityPagination
@@ -112,14 +96,14 @@ class CommentListView(CommunityAPIView):
         tags=["community"],
     )
     def post(self, request: Request) -> Response:
-        data = self.validated(CommentInputSerializer, request.data)
+        data = validated(CommentInputSerializer, request.data)
         comment = services.post_comment(
             visitor=visitor_from_request(request), text=data["text"], parent_id=data["parent"]
         )
         return Response(CommentSerializer(comment).data, status=status.HTTP_201_CREATED)
 
 
-class CommentReportView(CommunityAPIView):
+class CommentReportView(APIView):
     """Anyone can report a published comment, with a reason."""
 
     @extend_schema(
@@ -128,14 +112,14 @@ class CommentReportView(CommunityAPIView):
         tags=["community"],
     )
     def post(self, request: Request, comment_id: int) -> Response:
-        data = self.validated(ReasonInputSerializer, request.data)
+        data = validated(ReasonInputSerializer, request.data)
         services.report_comment(
             visitor=visitor_from_request(request), comment_id=comment_id, reason=data["reason"]
         )
         return Response({"status": "reported"}, status=status.HTTP_201_CREATED)
 
 
-class BugReportView(CommunityAPIView):
+class BugReportView(APIView):
     """Send a bug report (C4); only moderators can ever read it, so nothing is echoed."""
 
     @extend_schema(
@@ -144,12 +128,12 @@ class BugReportView(CommunityAPIView):
         tags=["community"],
     )
     def post(self, request: Request) -> Response:
-        data = self.validated(BugReportInputSerializer, request.data)
+        data = validated(BugReportInputSerializer, request.data)
         services.submit_bug_report(visitor=visitor_from_request(request), text=data["text"])
         return Response({"status": "received"}, status=status.HTTP_201_CREATED)
 
 
-class ModeratorAPIView(CommunityAPIView):
+class ModeratorAPIView(APIView):
     """Base of the moderators' API (C5)."""
 
     permission_classes = [IsModerator]
@@ -157,7 +141,7 @@ class ModeratorAPIView(CommunityAPIView):
 
     def paginated(self, queryset: Any, serializer_class: type, request: Request) -> Response:
         paginator = self.pagination_class()
-        page = paginator.paginate_queryset(queryset, request, view=self)
+        page: list[Any] | None = paginator.paginate_queryset(queryset, request, view=self)
         return paginator.get_paginated_response(serializer_class(page, many=True).data)
 
 
@@ -170,7 +154,7 @@ class ModerationCommentListView(ModeratorAPIView):
         tags=["moderation"],
     )
     def get(self, request: Request) -> Response:
-        query = self.validated(CommentQueueQuerySerializer, request.query_params)
+        query = validated(CommentQueueQuerySerializer, request.query_params)
         comments = selectors.moderation_comments(query["queue"])
         return self.paginated(comments, ModerationCommentSerializer, request)
 
@@ -186,7 +170,7 @@ class ModerationCommentActionView(ModeratorAPIView):
         tags=["moderation"],
     )
     def post(self, request: Request, comment_id: int) -> Response:
-        data = self.validated(ReasonInputSerializer, request.data)
+        data = validated(ReasonInputSerializer, request.data)
         services.moderate_comment(
             moderator=request.user,
             comment_id=comment_id,
@@ -206,7 +190,7 @@ class ModerationBugReportListView(ModeratorAPIView):
         tags=["moderation"],
     )
     def get(self, request: Request) -> Response:
-        query = self.validated(BugReportQuerySerializer, request.query_params)
+        query = validated(BugReportQuerySerializer, request.query_params)
         reports = selectors.moderation_bug_reports(query["status"])
         return self.paginated(reports, BugReportSerializer, request)
 
@@ -220,7 +204,7 @@ class ModerationBugReportResolveView(ModeratorAPIView):
         tags=["moderation"],
     )
     def post(self, request: Request, bug_report_id: int) -> Response:
-        data = self.validated(ReasonInputSerializer, request.data)
+        data = validated(ReasonInputSerializer, request.data)
         services.resolve_bug_report(
             moderator=request.user, bug_report_id=bug_report_id, reason=data["reason"]
         )
@@ -237,7 +221,7 @@ class ModerationBugReportNoteView(ModeratorAPIView):
         tags=["moderation"],
     )
     def post(self, request: Request, bug_report_id: int) -> Response:
-        data = self.validated(NoteInputSerializer, request.data)
+        data = validated(NoteInputSerializer, request.data)
         services.add_bug_report_note(
             moderator=request.user, bug_report_id=bug_report_id, text=data["text"]
         )

@@ -1,4 +1,5 @@
-"""Models of the community features (spec C1-C5); registered in the ``games`` app.
+"""Models of the community features (spec C1-C5); their tables keep the names they had in
+``games``.
 
 A *visitor* is a signed-in user (``user:<id>``) or an anonymous browser session
 (``session:<key>``); see :mod:`games.community.visitors`.
@@ -7,21 +8,6 @@ A *visitor* is a signed-in user (``user:<id>``) or an anonymous browser session
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
-
-__all__ = [
-    "BugReport",
-    "BugReportNote",
-    "BugReportStatus",
-    "Comment",
-    "CommentReport",
-    "CommentStatus",
-    "ModerationAction",
-    "ModerationLogEntry",
-    "PageView",
-    "RefusedComment",
-    "SiteRating",
-    "RatingValue",
-]
 
 VISITOR_KEY_LENGTH = 80
 
@@ -45,6 +31,7 @@ class PageView(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        db_table = "games_pageview"
         constraints = [
             models.UniqueConstraint(fields=["visitor_key", "day"], name="pageview_once_per_day")
         ]
@@ -67,6 +54,9 @@ class SiteRating(models.Model):
     value = models.CharField(max_length=8, choices=RatingValue.choices)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        db_table = "games_siterating"
 
     def __str__(self) -> str:
         return f"{self.visitor_key}: {self.value}"
@@ -97,6 +87,7 @@ class Comment(models.Model):
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
+        db_table = "games_comment"
         indexes = [
             models.Index(fields=["visitor_key", "created_at"], name="comment_visitor_time"),
             models.Index(fields=["ip_address", "created_at"], name="comment_ip_time"),
@@ -118,6 +109,7 @@ class CommentReport(models.Model):
     reviewed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        db_table = "games_commentreport"
         constraints = [
             models.UniqueConstraint(
                 fields=["comment", "visitor_key"], name="commentreport_once_per_visitor"
@@ -150,6 +142,9 @@ class BugReport(models.Model):
     resolved_at = models.DateTimeField(null=True, blank=True)
     resolved_by = _optional_user()
 
+    class Meta:
+        db_table = "games_bugreport"
+
     def __str__(self) -> str:
         return f"Bug report {self.pk} ({self.status})"
 
@@ -161,6 +156,9 @@ class BugReportNote(models.Model):
     author = _optional_user()
     text = models.TextField()
     created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "games_bugreportnote"
 
     def __str__(self) -> str:
         return f"Note on bug report {self.bug_report_id}"
@@ -181,6 +179,7 @@ class RefusedComment(models.Model):
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
+        db_table = "games_refusedcomment"
         indexes = [
             models.Index(fields=["visitor_key", "created_at"], name="refused_visitor_time"),
             models.Index(fields=["ip_address", "created_at"], name="refused_ip_time"),
@@ -211,6 +210,7 @@ class ModerationLogEntry(models.Model):
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
+        db_table = "games_moderationlogentry"
         verbose_name_plural = "moderation log entries"
 
     def __str__(self) -> str:

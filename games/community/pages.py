@@ -18,7 +18,6 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.community import selectors, services
 from games.community.changelog import read_changelog
-from games.community.errors import CommunityError, NotFound
 from games.community.models import RatingValue
 from games.community.moderators import is_moderator
 from games.community.selectors import BUG_REPORT_FILTERS, COMMENT_QUEUES, FILTER_LABELS
@@ -29,6 +28,7 @@ from games.community.text_rules import (
 )
 from games.community.version import app_commit, app_version
 from games.community.visitors import visitor_from_request
+from games.shared.errors import NotFound, ServiceError
 
 THREADS_ON_PAGE = 50
 LOG_ENTRIES_ON_PAGE = 50
@@ -73,7 +73,7 @@ def rate(request: HttpRequest) -> HttpResponse:
     visitor = visitor_from_request(request)
     try:
         services.rate_site(visitor=visitor, value=request.POST.get("value", ""))
-    except CommunityError as error:
+    except ServiceError as error:
         messages.error(request, error.message)
     else:
         messages.success(request, _("Thank you for rating!"))
@@ -88,7 +88,7 @@ def post_comment(request: HttpRequest) -> HttpResponse:
     parent = request.POST.get("parent", "")
     try:
         services.post_comment(visitor=visitor, text=text, parent_id=_parent_id(parent))
-    except CommunityError as error:
+    except ServiceError as error:
         return _render_community(
             request,
             visitor.key,
@@ -106,7 +106,7 @@ def _parent_id(raw: str) -> int | None:
     if not raw:
         return None
     if not raw.isdigit():
-        raise NotFound("comment_not_found", _("No such comment."), field="parent")
+        raise NotFound("comment_not_found", field="parent")
     return int(raw)
 
 
@@ -118,7 +118,7 @@ def report_comment(request: HttpRequest, comment_id: int) -> HttpResponse:
             comment_id=comment_id,
             reason=request.POST.get("reason", ""),
         )
-    except CommunityError as error:
+    except ServiceError as error:
         messages.error(request, error.message)
     else:
         messages.success(request, _("Thank you. The moderators will look at this comment."))
@@ -131,7 +131,7 @@ def submit_bug_report(request: HttpRequest) -> HttpResponse:
         services.submit_bug_report(
             visitor=visitor_from_request(request), text=request.POST.get("text", "")
         )
-    except CommunityError as error:
+    except ServiceError as error:
         messages.error(request, error.message)
     else:
         messages.success(request, _("Thank you. Only the moderators will read your report."))
@@ -212,7 +212,7 @@ def note_bug_report(request: HttpRequest, bug_report_id: int) -> HttpResponse:
 def _run_moderation(request: HttpRequest, service: Any, **arguments: Any) -> None:
     try:
         service(moderator=request.user, **arguments)
-    except CommunityError as error:
+    except ServiceError as error:
         messages.error(request, error.message)
     else:
         messages.success(request, _("Done; the action is in the moderation log."))

@@ -2,8 +2,6 @@
 
 from rest_framework import serializers
 
-from games.api.errors import ErrorDetailSerializer, ErrorSerializer
-from games.api.serializers import StrictSerializer
 from games.community.models import RatingValue
 from games.community.selectors import BUG_REPORT_FILTERS, COMMENT_QUEUES
 from games.community.text_rules import (
@@ -11,6 +9,7 @@ from games.community.text_rules import (
     COMMENT_MAX_LENGTH,
     REASON_MAX_LENGTH,
 )
+from games.shared.api import StrictSerializer
 
 
 def _text_field(help_text: str) -> serializers.CharField:
@@ -50,7 +49,8 @@ class CommentSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     text = serializers.CharField()
     author = serializers.CharField(source="user.username", allow_null=True, default=None)
-    parent = serializers.IntegerField(source="parent_id", allow_null=True)
+    # A field named like DRF's ``Field.parent`` attribute (the metaclass takes it off the class).
+    parent = serializers.IntegerField(source="parent_id", allow_null=True)  # type: ignore[assignment]
     created_at = serializers.DateTimeField()
 
 
@@ -65,7 +65,7 @@ class CommentInputSerializer(StrictSerializer):
         f"1-{COMMENT_MAX_LENGTH} characters; no URLs, e-mail addresses, phone numbers, "
         "messenger IDs or blocked words."
     )
-    parent = serializers.IntegerField(
+    parent = serializers.IntegerField(  # type: ignore[assignment]  # a field, not Field.parent
         allow_null=True,
         required=False,
         default=None,
@@ -154,13 +154,3 @@ class RefusedCommentSerializer(serializers.Serializer):
     visitor_key = serializers.CharField()
     ip_address = serializers.IPAddressField(allow_null=True)
     created_at = serializers.DateTimeField()
-
-
-class CommunityErrorDetailSerializer(ErrorDetailSerializer):
-    """The error detail, as a schema component of its own for the community API."""
-
-
-class CommunityErrorSerializer(ErrorSerializer):
-    """Every community error: ``{"error": {"code", "message", "field"}}``."""
-
-    error = CommunityErrorDetailSerializer()

@@ -4,19 +4,12 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db import connection, models, transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _
 
-from games.community.errors import (
-    Forbidden,
-    InvalidState,
-    InvalidValue,
-    NotFound,
-    RateLimited,
-    RuleViolation,
-)
+from games.community.errors import RuleViolation
 from games.community.models import (
     BugReport,
     BugReportNote,
@@ -41,6 +34,7 @@ from games.community.text_rules import (
 )
 from games.community.version import app_commit, app_version
 from games.community.visitors import Visitor
+from games.shared.errors import Conflict, Forbidden, NotFound, RateLimited, ServiceError
 
 
 @dataclass(frozen=True)
@@ -82,11 +76,7 @@ def record_page_view(*, visitor: Visitor, day: date | None = None) -> bool:
 def rate_site(*, visitor: Visitor, value: str) -> SiteRating:
     """Set the visitor's rating (good / so-so / bad); a second call changes it."""
     if value not in RatingValue.values:
-        raise InvalidValue(
-            "invalid_rating",
-            _("Choose one of: %(choices)s.") % {"choices": ", ".join(RatingValue.values)},
-            field="value",
-        )
+        raise ServiceError("invalid_rating", field="value", choices=", ".join(RatingValue.values))
     with transaction.atomic():
         rating, _created = SiteRating.objects.update_or_create(
             visitor_key=visitor.key, defaults={"value": value, "user_id": visitor.user_id}
@@ -206,30 +196,28 @@ COMMENT_ACTIONS_BY_SLUG = {
 
 
 def moderate_comment(
-    *, moderator: AbstractBaseUser, comment_id: int, action: str, reason: str
+    *, moderator: AbstractBaseUser | AnonymousUser, comment_id: int, action: str, reason: str
 ) -> Comment:
     """Hide, delete, restore a comment, or dismiss its reports; logged with the reason.
 
     Every action marks the comment's open reports as reviewed.
     """
-    _require_moderator(moderator)
+    moderator = _require_moderator(moderator)
     reason = _checked_reason(reason)
     if action not in _COMMENT_TRANSITIONS:
-        raise InvalidValue("invalid_action", _("Unknown moderation action."), field="action")
+        raise ServiceError("invalid_action", field="action")
     allowed_from, new_status = _COMMENT_TRANSITIONS[ModerationAction(action)]
     with transaction.atomic():
         comment = Comment.objects.select_for_update().filter(pk=comment_id).first()
         if comment is None:
             raise _comment_not_found(None)
         if comment.status not in allowed_from:
-            raise InvalidState(
-                "invalid_state",
-                _("This action does not apply to a %(status)s comment.")
-                % {"status": comment.get_status_display().lower()},
+            raise Conflict(
+                "invalid_state", what=_("comment"), status=comment.get_status_display().lower()
             )
         open_reports = comment.reports.filter(reviewed_at__isnull=True)
         if action == ModerationAction.DISMISS_REPORTS and not open_reports.exists():
-            raise InvalidState("no_open_reports", _("This comment has no open reports."))
+            raise Conflict("no_open_reports")
         open_reports.update(reviewed_at=timezone.now())
         comment.status = new_status
         comment.save(update_fields=["status"])
@@ -238,15 +226,17 @@ def moderate_comment(
 
 
 def resolve_bug_report(
-    *, moderator: AbstractBaseUser, bug_report_id: int, reason: str
+    *, moderator: AbstractBaseUser | AnonymousUser, bug_report_id: int, reason: str
 ) -> BugReport:
     """Mark an open bug report resolved; logged with the reason."""
-    _require_moderator(moderator)
+    moderator = _require_moderator(moderator)
     reason = _checked_reason(reason)
     with transaction.atomic():
         report = _locked_bug_report(bug_report_id)
         if report.status == BugReportStatus.RESOLVED:
-            raise InvalidState("invalid_state", _("This bug report is already resolved."))
+            raise Conflict(
+                "invalid_state", what=_("bug report"), status=report.get_status_display().lower()
+            )
         report.status = BugReportStatus.RESOLVED
         report.resolved_at = timezone.now()
         report.resolved_by = moderator
@@ -256,10 +246,10 @@ def resolve_bug_report(
 
 
 def add_bug_report_note(
-    *, moderator: AbstractBaseUser, bug_report_id: int, text: str
+    *, moderator: AbstractBaseUser | AnonymousUser, bug_report_id: int, text: str
 ) -> BugReportNote:
     """Add a moderator's note to a bug report; the note is logged as the reason."""
-    _require_moderator(moderator)
+    moderator = _require_moderator(moderator)
     text = clean_text(text)
     check_length(text, field="text", max_length=BUG_REPORT_MAX_LENGTH)
     with transaction.atomic():
@@ -269,9 +259,11 @@ def add_bug_report_note(
         return note
 
 
-def _require_moderator(user: AbstractBaseUser) -> None:
-    if not is_moderator(user):
-        raise Forbidden("not_moderator", _("Only moderators may do this."))
+def _require_moderator(user: AbstractBaseUser | AnonymousUser) -> User:
+    """The user, when they moderate; ``Forbidden`` otherwise."""
+    if not isinstance(user, User) or not is_moderator(user):
+        raise Forbidden("not_moderator")
+    return user
 
 
 def _checked_reason(reason: str) -> str:
@@ -281,7 +273,7 @@ def _checked_reason(reason: str) -> str:
 
 
 def _log(
-    moderator: AbstractBaseUser,
+    moderator: User,
     action: str,
     reason: str,
     *,
@@ -311,13 +303,13 @@ def _visible_comment(comment_id: int, *, field: str | None) -> Comment:
 
 
 def _comment_not_found(field: str | None) -> NotFound:
-    return NotFound("comment_not_found", _("No such comment."), field=field)
+    return NotFound("comment_not_found", field=field)
 
 
 def _locked_bug_report(bug_report_id: int) -> BugReport:
     report = BugReport.objects.select_for_update().filter(pk=bug_report_id).first()
     if report is None:
-        raise NotFound("bug_report_not_found", _("No such bug report."))
+        raise NotFound("bug_report_not_found")
     return report
 
 
@@ -339,7 +331,5 @@ def _enforce_rate_limit(queryset: models.QuerySet, visitor: Visitor, kind: str) 
     for _lock_name, filters, allowed in checks:
         if queryset.filter(created_at__gte=since, **filters).count() >= allowed:
             raise RateLimited(
-                _("Too many posts: at most %(count)d in %(seconds)d seconds. Please wait a little.")
-                % {"count": allowed, "seconds": limit.window_seconds},
-                retry_after=limit.window_seconds,
+                retry_after=limit.window_seconds, count=allowed, seconds=limit.window_seconds
             )

@@ -1,6 +1,7 @@
 """Who is visiting: a signed-in user or an anonymous browser session (spec C1-C3)."""
 
 from dataclasses import dataclass
+from typing import Literal, overload
 
 from django.http import HttpRequest
 from django.utils.crypto import salted_hmac
@@ -21,6 +22,16 @@ class Visitor:
     user_agent: str = ""
 
 
+@overload
+def visitor_from_request(
+    request: HttpRequest, *, create_session: Literal[True] = True
+) -> Visitor: ...
+
+
+@overload
+def visitor_from_request(request: HttpRequest, *, create_session: bool) -> Visitor | None: ...
+
+
 def visitor_from_request(request: HttpRequest, *, create_session: bool = True) -> Visitor | None:
     """The request's visitor; an anonymous browser gets a session if it has none yet.
 
@@ -35,6 +46,7 @@ def visitor_from_request(request: HttpRequest, *, create_session: bool = True) -
             if not create_session:
                 return None
             session.save()
+        assert session.session_key is not None, "a saved session has a key"
         key, user_id = f"session:{_digest(session.session_key)}", None
     return Visitor(
         key=key,

@@ -3,11 +3,10 @@
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from games.pages.labels import LABELS
+
 CLIENT_STRINGS = {
-    "color.black": pgettext_lazy("disc colour", "Black"),
-    "color.white": pgettext_lazy("disc colour", "White"),
-    "color.red": pgettext_lazy("disc colour", "Red"),
-    "color.green": pgettext_lazy("disc colour", "Green"),
+    **LABELS,  # colours, boards, openings: the registry's label keys
     "color.neutral": pgettext_lazy("disc colour", "Neutral"),
     "level.easy": _("easy"),
     "level.normal": _("normal"),
@@ -32,14 +31,6 @@ CLIENT_STRINGS = {
     "result.resigned": _("{color} resigned."),
     "error.stale": _("The game moved on; the board has been updated."),
     "error.network": _("No connection to the server. Please try again."),
-    "error.not_found": _("This game or room does not exist."),
-    "error.room_full": _("Every seat in this room is taken."),
-    "error.not_your_seat": _("You do not have a seat in this game."),
-    "error.not_your_turn": _("It is not your turn."),
-    "error.game_over": _("The game is over."),
-    "error.nothing_to_undo": _("There is no move of yours to undo."),
-    "error.player_recently_left": _("The player left less than 2 minutes ago."),
-    "error.player_present": _("The player is connected again."),
     "sound.on": _("Sound: on"),
     "sound.off": _("Sound: off"),
     "room.copied": _("Copied"),
@@ -47,7 +38,6 @@ CLIENT_STRINGS = {
     "mode.cpu": _("versus the CPU"),
     "mode.local": _("two players on this device"),
     "mode.room": _("room"),
-    "board.octagon": _("Octagon"),
 }
 
 

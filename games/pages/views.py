@@ -8,9 +8,8 @@ from games.community.pages import counts_page_view
 from games.community.selectors import site_counters
 from games.models import Game
 
+from .setup import setup_form
 from .strings import client_strings
-
-BLOCKED_COUNTS = (0, 2, 4, 6, 8, 10)
 
 
 @ensure_csrf_cookie
@@ -20,8 +19,7 @@ def setup(request: HttpRequest) -> HttpResponse:
     context = {
         "strings": client_strings(),
         "counters": site_counters(),
-        "blocked_counts": BLOCKED_COUNTS,
-        "handicap_counts": range(5),
+        "form": setup_form(),
     }
     return render(request, "games/setup.html", context)
 

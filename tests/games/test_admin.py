@@ -3,9 +3,8 @@
 import pytest
 from django.urls import reverse
 
-from games import services
-from games.accounts.models import PlayerRating
 from games.identity import Player
+from games.services import games, rooms
 
 pytestmark = pytest.mark.django_db
 
@@ -13,9 +12,9 @@ ALICE = Player(guest_id="alice-browser")
 
 
 def test_the_game_and_room_pages_load_for_a_superuser(admin_client) -> None:
-    room = services.create_room(player=ALICE, variant={}, seats=None)
-    game = services.create_local_game(player=ALICE, variant={}, undo_allowed=True)
-    services.play_move(player=ALICE, game_id=game.pk, notation="f5", ply=0)
+    room = rooms.create_room(player=ALICE, variant={}, seats=None)
+    game = games.create_local_game(player=ALICE, variant={}, undo_allowed=True)
+    games.play_move(player=ALICE, game_id=game.pk, notation="f5", ply=0)
     for name in ("admin:games_game_changelist", "admin:games_room_changelist"):
         assert admin_client.get(reverse(name)).status_code == 200
     page = admin_client.get(reverse("admin:games_game_change", args=[game.pk]))
@@ -25,17 +24,7 @@ def test_the_game_and_room_pages_load_for_a_superuser(admin_client) -> None:
 
 
 def test_games_cannot_be_added_or_deleted_in_the_admin(admin_client) -> None:
-    game = services.create_local_game(player=ALICE, variant={}, undo_allowed=True)
+    game = games.create_local_game(player=ALICE, variant={}, undo_allowed=True)
     assert admin_client.get(reverse("admin:games_game_add")).status_code == 403
     assert admin_client.post(reverse("admin:games_game_delete", args=[game.pk])).status_code == 403
     assert admin_client.get(reverse("admin:index")).status_code == 200
-
-
-def test_the_rating_pages_load_for_a_superuser(admin_client, django_user_model) -> None:
-    player = django_user_model.objects.create_user("rated-player", password="a long passphrase")
-    PlayerRating.objects.create(user=player, rating=1532, played=1, won=1)
-    page = admin_client.get(reverse("admin:games_playerrating_changelist"))
-    assert page.status_code == 200
-    assert b"rated-player" in page.content and b"1532" in page.content
-    assert admin_client.get(reverse("admin:games_ratingchange_changelist")).status_code == 200
-    assert admin_client.get(reverse("admin:games_playerrating_add")).status_code == 403

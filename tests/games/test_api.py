@@ -1,20 +1,16 @@
 """The REST API: status codes, the game state document and one error shape for bad input."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
-from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.management import call_command
-from django.http import Http404
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
-from rest_framework import exceptions
 from rest_framework.test import APIClient
 
 from games import selectors
-from games.api.errors import api_exception_handler
-from games.community.errors import RateLimited
 from games.models import Game, Room, Seat
-from games.services import ConflictError
 
 pytestmark = pytest.mark.django_db
 
@@ -34,60 +30,12 @@ def error_of(response) -> dict:
     return response.json()["error"]
 
 
-def test_signup_token_and_me(guest: APIClient) -> None:
-    response = guest.post(
-        "/api/auth/signup/", {"username": "carol", "password": "pale blue hills"}, format="json"
-    )
-    assert response.status_code == 201
-    token = response.json()["token"]
-    again = guest.post("/api/auth/token/", {"username": "carol", "password": "pale blue hills"})
-    assert again.json() == {"token": token}
-    client = APIClient()
-    assert client.get("/api/me/").json()["guest"] is True
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
-    assert client.get("/api/me/").json()["username"] == "carol"
-
-
-@pytest.mark.parametrize(
-    ("body", "code", "field"),
-    [
-        ({"username": "alice", "password": "pale blue hills"}, "username_taken", "username"),
-        ({"username": "dave", "password": "123"}, "weak_password", "password"),
-        ({"username": "dave"}, "required", "password"),
-        (
-            {"username": "dave", "password": "pale blue hills", "email": "x"},
-            "unknown_field",
-            "email",
-        ),
-    ],
-)
-def test_signup_errors_name_the_field(alice, guest: APIClient, body, code, field) -> None:
-    response = guest.post("/api/auth/signup/", body, format="json")
-    assert response.status_code == 400
-    assert (error_of(response)["code"], error_of(response)["field"]) == (code, field)
-
-
-def test_signup_refuses_a_username_the_site_itself_would_reject(guest: APIClient) -> None:
-    response = guest.post(
-        "/api/auth/signup/",
-        {"username": "a b/c <x>", "password": "a long passphrase"},
-        format="json",
-    )
-    assert response.status_code == 400
-    assert error_of(response)["field"] == "username"
-
-
-def test_wrong_password_gets_no_token(alice, guest: APIClient) -> None:
-    response = guest.post("/api/auth/token/", {"username": "alice", "password": "nope"})
-    assert (response.status_code, error_of(response)["code"]) == (400, "invalid_credentials")
-
-
 def test_game_state_document(alice) -> None:
     client, _ = alice
     game = create(client, mode="local", undo=True)
     assert game["url"] == f"/play/{game['id']}/"
     assert (game["status"], game["ply"], game["to_move"]) == ("active", 0, "black")
-    assert sorted(game["legal_moves"]) == ["c4", "d3", "e6", "f5"]
+    assert game["legal_moves"] == {"c4": ["d4"], "d3": ["d4"], "e6": ["e5"], "f5": ["e5"]}
     assert game["board"][3] == "---OX---"
     assert game["discs"] == {"black": 2, "white": 2}
     assert game["you"] == ["black", "white"]
@@ -104,6 +52,8 @@ def test_game_state_document(alice) -> None:
     assert state["moves"] == ["f5"]
     for key in ("pass_notice", "result", "undo", "hints", "seats", "empties", "variant"):
         assert key in state
+    assert timezone.now() - datetime.fromisoformat(state["server_time"]) < timedelta(minutes=1)
+    assert [seat["takeover_at"] for seat in state["seats"]] == [None, None]  # not a room
     assert APIClient().get(f"/api/games/{game['id']}/").json()["you"] == []  # a spectator
 
 
@@ -309,6 +259,22 @@ def test_multiplayer_room_with_a_cpu_seat(alice, bob) -> None:
     assert (joined["state"], joined["game"]["you"]) == ("playing", ["red"])
 
 
+def test_a_room_tells_when_the_cpu_may_take_an_absent_seat(alice, bob) -> None:
+    creator, _ = alice
+    joiner, _ = bob
+    room = creator.post("/api/rooms/", {}, format="json").json()
+    joiner.post(f"/api/rooms/{room['code']}/join/", {}, format="json")
+    left = timezone.now() - timedelta(seconds=30)
+    Seat.objects.filter(game_id=room["game"]["id"], color=1).update(absent_since=left)
+    state = creator.get(f"/api/games/{room['game']['id']}/").json()
+    white = state["seats"][1]
+    assert datetime.fromisoformat(white["takeover_at"]) == left + timedelta(minutes=2)
+    response = creator.post(
+        f"/api/games/{room['game']['id']}/takeover/", {"color": "white"}, format="json"
+    )
+    assert (response.status_code, error_of(response)["code"]) == (400, "player_recently_left")
+
+
 def test_takeover_endpoint_refuses_a_present_player(alice, bob) -> None:
     client, _ = alice
     room = client.post("/api/rooms/", {}, format="json").json()
@@ -432,32 +398,6 @@ def test_a_form_encoded_room_request_does_not_silently_drop_its_seats(alice) -> 
     assert not Room.objects.exists()
 
 
-@pytest.mark.parametrize(
-    ("exc", "status", "code", "headers"),
-    [
-        (Http404(), 404, "not_found", {}),
-        (DjangoPermissionDenied(), 403, "permission_denied", {}),
-        (exceptions.Throttled(wait=12), 429, "throttled", {"Retry-After": "12"}),
-        (RateLimited("Slow down.", retry_after=30), 429, "rate_limited", {"Retry-After": "30"}),
-        (ConflictError("stale_ply", "Reload.", field="ply"), 409, "stale_ply", {}),
-    ],
-)
-def test_one_handler_answers_every_known_error_in_the_error_shape(
-    exc: Exception, status: int, code: str, headers: dict
-) -> None:
-    response = api_exception_handler(exc, {})
-    assert (response.status_code, set(response.data), response.data["error"]["code"]) == (
-        status,
-        {"error"},
-        code,
-    )
-    assert {name: response[name] for name in headers} == headers
-
-
-def test_an_unknown_exception_is_left_to_be_a_server_error() -> None:
-    assert api_exception_handler(RuntimeError("bug"), {}) is None
-
-
 def test_an_anonymous_moderation_request_is_told_how_to_authenticate(guest: APIClient) -> None:
     response = guest.get("/api/moderation/log/")
     assert (response.status_code, response["WWW-Authenticate"]) == (401, "Token")
@@ -488,3 +428,18 @@ def test_a_lone_surrogate_echoed_in_an_error_gets_a_json_400(
     response = client.generic("POST", path, raw_body, content_type="application/json")
     assert response.status_code == 400
     assert error_of(response)["field"]
+
+
+def test_listing_games_runs_the_same_queries_for_any_number_of_games(alice) -> None:
+    client, _ = alice
+    counts = []
+    for _ in range(3):
+        create(client, mode="cpu")
+        create(client, mode="local")
+        client.post("/api/rooms/", {}, format="json")
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get("/api/games/")
+        assert response.status_code == 200
+        counts.append((len(response.json()["games"]), len(queries)))
+    assert [listed for listed, _ in counts] == [3, 6, 9]
+    assert len({queries for _, queries in counts}) == 1, counts

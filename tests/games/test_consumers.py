@@ -8,9 +8,9 @@ from django.conf import settings
 from django.contrib.sessions.backends.db import SessionStore
 from rest_framework.authtoken.models import Token
 
-from games import services
 from games.identity import GUEST_SESSION_KEY, Player
 from games.models import Seat
+from games.services import games
 from reversi_site.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -38,7 +38,7 @@ def token_player(alice) -> tuple[str, Player]:
 
 @database_sync_to_async
 def new_local_game(player: Player) -> int:
-    return services.create_local_game(player=player, variant={}, undo_allowed=True).pk
+    return games.create_local_game(player=player, variant={}, undo_allowed=True).pk
 
 
 def test_spectator_gets_the_state_and_every_move(alice) -> None:
@@ -53,7 +53,7 @@ async def _spectator_gets_the_state_and_every_move(alice) -> None:
     assert connected
     first = await socket.receive_json_from()
     assert (first["type"], first["ply"], first["state"]["you"]) == ("state", 0, [])
-    await database_sync_to_async(services.play_move)(
+    await database_sync_to_async(games.play_move)(
         player=player, game_id=game_id, notation="f5", ply=0
     )
     event = await receive_until(socket, "move")
@@ -116,7 +116,7 @@ async def _idle_socket_still_gets_events(alice) -> None:
     assert (await socket.connect())[0]
     await socket.receive_json_from()
     assert await socket.receive_nothing(timeout=6.5)
-    await database_sync_to_async(services.play_move)(
+    await database_sync_to_async(games.play_move)(
         player=player, game_id=game_id, notation="f5", ply=0
     )
     assert (await receive_until(socket, "move"))["ply"] == 1

@@ -3,9 +3,9 @@
 import pytest
 from django.db import connection
 
-from games import services
 from games.identity import Player
 from games.models import Game
+from games.services import games
 
 
 @pytest.mark.django_db
@@ -20,7 +20,7 @@ def test_suite_uses_postgresql() -> None:
 @pytest.mark.django_db
 def test_variant_json_round_trips_through_jsonb() -> None:
     variant = {"players": 3, "board": "octagon", "blocked": ["c3"]}
-    game = services.create_local_game(
+    game = games.create_local_game(
         player=Player(guest_id="someone"), variant=variant, undo_allowed=False
     )
     found = Game.objects.get(variant__board="octagon", variant__blocked__contains=["c3"])

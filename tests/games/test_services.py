@@ -8,12 +8,12 @@ import pytest
 from celery import current_app
 from django.utils import timezone
 
-from ai_worker import tasks
 from ai_worker.engine import Board
-from games import selectors, services
+from games import presenters, selectors, tasks
 from games.identity import Player
 from games.models import Game, Room, Seat
-from games.services import ConflictError, GameError, NotYourSeatError, SeatSpec
+from games.services import cpu, games, guests, presence, rooms
+from games.shared.errors import Conflict, Forbidden, ServiceError
 from tests.games.conftest import BLACK_MUST_PASS, BLACK_WIPES_OUT
 
 pytestmark = pytest.mark.django_db
@@ -30,26 +30,26 @@ def assert_replays(game: Game) -> None:
 
 def state(game: Game) -> dict:
     game.refresh_from_db()
-    return selectors.game_state(game, viewer=ALICE)
+    return presenters.game_state(game, viewer=ALICE)
 
 
 def local_game(moves: list[str] = (), *, undo: bool = True) -> Game:
-    game = services.create_local_game(player=ALICE, variant={}, undo_allowed=undo)
+    game = games.create_local_game(player=ALICE, variant={}, undo_allowed=undo)
     for notation in moves:
-        game = services.play_move(player=ALICE, game_id=game.pk, notation=notation, ply=game.ply)
+        game = games.play_move(player=ALICE, game_id=game.pk, notation=notation, ply=game.ply)
     return game
 
 
 def play_for_cpu(game: Game, notation: str) -> bool:
     """Store ``notation`` as the CPU's move in the game's current position."""
     game.refresh_from_db()
-    return services.apply_cpu_move(
+    return cpu.apply_cpu_move(
         game_id=game.pk, ply=game.ply, position=game.position, notation=notation
     )
 
 
 def test_cpu_game_seats_the_player_and_queues_the_cpu_when_it_starts() -> None:
-    game = services.create_cpu_game(
+    game = games.create_cpu_game(
         player=ALICE, variant={}, level="easy", color="white", undo_allowed=True
     )
     seats = list(game.seats.all())
@@ -61,7 +61,7 @@ def test_cpu_game_seats_the_player_and_queues_the_cpu_when_it_starts() -> None:
 
 
 def test_cpu_task_plays_until_the_person_is_to_move_and_ignores_repeats() -> None:
-    game = services.create_cpu_game(
+    game = games.create_cpu_game(
         player=ALICE, variant={"players": 4}, level="easy", color="red", undo_allowed=False
     )
     for ply in (0, 1):
@@ -76,10 +76,10 @@ def test_cpu_task_plays_until_the_person_is_to_move_and_ignores_repeats() -> Non
 
 
 def test_random_blocked_count_is_resolved_to_squares_that_replay() -> None:
-    game = services.create_local_game(player=ALICE, variant={"blocked": 3}, undo_allowed=False)
+    game = games.create_local_game(player=ALICE, variant={"blocked": 3}, undo_allowed=False)
     assert len(game.variant["blocked"]) == 3
-    move = state(game)["legal_moves"][0]
-    services.play_move(player=ALICE, game_id=game.pk, notation=move, ply=0)
+    move = next(iter(state(game)["legal_moves"]))
+    games.play_move(player=ALICE, game_id=game.pk, notation=move, ply=0)
     assert_replays(game)
 
 
@@ -94,8 +94,8 @@ def test_random_blocked_count_is_resolved_to_squares_that_replay() -> None:
     ],
 )
 def test_bad_variant_names_the_field(variant: dict, field: str) -> None:
-    with pytest.raises(GameError) as caught:
-        services.create_local_game(player=ALICE, variant=variant, undo_allowed=False)
+    with pytest.raises(ServiceError) as caught:
+        games.create_local_game(player=ALICE, variant=variant, undo_allowed=False)
     assert (caught.value.code, caught.value.field) == ("bad_variant", field)
     assert not Game.objects.exists()
 
@@ -108,40 +108,40 @@ def test_a_forced_pass_is_recorded_and_announced_until_that_player_moves() -> No
     assert current["to_move"] == "white"
     assert current["pass_notice"]["color"] == "black"
     assert current["last_move"]["move"] == "c1"
-    game = services.play_move(player=ALICE, game_id=game.pk, notation="e3", ply=game.ply)
+    game = games.play_move(player=ALICE, game_id=game.pk, notation="e3", ply=game.ply)
     assert state(game)["pass_notice"]["color"] == "black"
-    black_move = state(game)["legal_moves"][0]
-    game = services.play_move(player=ALICE, game_id=game.pk, notation=black_move, ply=game.ply)
+    black_move = next(iter(state(game)["legal_moves"]))
+    game = games.play_move(player=ALICE, game_id=game.pk, notation=black_move, ply=game.ply)
     assert state(game)["pass_notice"] is None
     assert_replays(game)
 
 
 def test_hot_seat_undo_takes_back_one_move_with_the_pass_it_caused() -> None:
     game = local_game(BLACK_MUST_PASS)
-    game = services.undo_move(player=ALICE, game_id=game.pk)
+    game = games.undo_move(player=ALICE, game_id=game.pk)
     current = state(game)
     assert current["moves"] == BLACK_MUST_PASS[:-1]
     assert current["to_move"] == "white"
     assert current["undo"] == {"allowed": True, "used": 1}
-    game = services.undo_move(player=ALICE, game_id=game.pk)
+    game = games.undo_move(player=ALICE, game_id=game.pk)
     assert state(game)["moves"] == BLACK_MUST_PASS[:-2]
     assert_replays(game)
 
 
 def test_cpu_undo_removes_the_cpu_replies_and_the_pass_in_between() -> None:
-    game = services.create_cpu_game(
+    game = games.create_cpu_game(
         player=ALICE, variant={}, level="easy", color="black", undo_allowed=True
     )
     for ply, notation in enumerate(BLACK_MUST_PASS):
         if ply % 2 == 0:
-            services.play_move(player=ALICE, game_id=game.pk, notation=notation, ply=ply)
+            games.play_move(player=ALICE, game_id=game.pk, notation=notation, ply=ply)
         else:
             assert play_for_cpu(game, notation)
     game.refresh_from_db()
     assert game.ply == len(BLACK_MUST_PASS) + 1  # black's pass followed at once
     assert play_for_cpu(game, "e3")
     assert state(game)["to_move"] == "black"
-    game = services.undo_move(player=ALICE, game_id=game.pk)
+    game = games.undo_move(player=ALICE, game_id=game.pk)
     current = state(game)
     assert current["moves"] == BLACK_MUST_PASS[:6]  # back to before black's a1
     assert current["to_move"] == "black"
@@ -149,34 +149,32 @@ def test_cpu_undo_removes_the_cpu_replies_and_the_pass_in_between() -> None:
 
 
 def test_a_cpu_move_searched_before_an_undo_is_dropped() -> None:
-    game = services.create_cpu_game(
+    game = games.create_cpu_game(
         player=ALICE, variant={}, level="easy", color="black", undo_allowed=True
     )
-    services.play_move(player=ALICE, game_id=game.pk, notation="f5", ply=0)
+    games.play_move(player=ALICE, game_id=game.pk, notation="f5", ply=0)
     job = selectors.cpu_job(game.pk, 1)
-    services.undo_move(player=ALICE, game_id=game.pk)
-    services.play_move(player=ALICE, game_id=game.pk, notation="c4", ply=0)
+    games.undo_move(player=ALICE, game_id=game.pk)
+    games.play_move(player=ALICE, game_id=game.pk, notation="c4", ply=0)
     reply = str(Board.from_text(job.position).legal_moves[0])
-    assert not services.apply_cpu_move(
-        game_id=game.pk, ply=1, position=job.position, notation=reply
-    )
+    assert not cpu.apply_cpu_move(game_id=game.pk, ply=1, position=job.position, notation=reply)
     assert tasks.cpu_move(game.pk, 1) is True  # the task queued for the new position
     assert_replays(game)
 
 
 def test_undo_refusals() -> None:
-    with pytest.raises(GameError, match="no move") as caught:
-        services.undo_move(player=ALICE, game_id=local_game().pk)
+    with pytest.raises(ServiceError, match="no move") as caught:
+        games.undo_move(player=ALICE, game_id=local_game().pk)
     assert caught.value.code == "nothing_to_undo"
-    with pytest.raises(GameError) as caught:
-        services.undo_move(player=ALICE, game_id=local_game(["f5"], undo=False).pk)
+    with pytest.raises(ServiceError) as caught:
+        games.undo_move(player=ALICE, game_id=local_game(["f5"], undo=False).pk)
     assert caught.value.code == "undo_disabled"
-    room = services.create_room(player=ALICE, variant={}, seats=None)
-    with pytest.raises(GameError) as caught:
-        services.undo_move(player=ALICE, game_id=room.game_id)
+    room = rooms.create_room(player=ALICE, variant={}, seats=None)
+    with pytest.raises(ServiceError) as caught:
+        games.undo_move(player=ALICE, game_id=room.game_id)
     assert caught.value.code == "undo_not_available"
-    with pytest.raises(NotYourSeatError):
-        services.undo_move(player=BOB, game_id=local_game(["f5"]).pk)
+    with pytest.raises(Forbidden):
+        games.undo_move(player=BOB, game_id=local_game(["f5"]).pk)
 
 
 def test_a_finished_game_has_its_result_and_rejects_moves() -> None:
@@ -187,8 +185,8 @@ def test_a_finished_game_has_its_result_and_rejects_moves() -> None:
     assert current["result"]["winner"] == "black"
     assert current["result"]["tournament"] == {"black": 64, "white": 0}
     assert current["result"]["undos"] == 0
-    with pytest.raises(GameError) as caught:
-        services.play_move(player=ALICE, game_id=game.pk, notation="a1", ply=game.ply)
+    with pytest.raises(ServiceError) as caught:
+        games.play_move(player=ALICE, game_id=game.pk, notation="a1", ply=game.ply)
     assert caught.value.code == "game_over"
     assert_replays(game)
 
@@ -196,18 +194,18 @@ def test_a_finished_game_has_its_result_and_rejects_moves() -> None:
 def test_illegal_moves_name_the_reason_and_change_nothing() -> None:
     game = local_game()
     for notation, code in [("d4", "occupied"), ("a1", "no_flips"), ("z9", "bad_square")]:
-        with pytest.raises(GameError) as caught:
-            services.play_move(player=ALICE, game_id=game.pk, notation=notation, ply=0)
+        with pytest.raises(ServiceError) as caught:
+            games.play_move(player=ALICE, game_id=game.pk, notation=notation, ply=0)
         assert caught.value.code == code
-    with pytest.raises(ConflictError):
-        services.play_move(player=ALICE, game_id=game.pk, notation="f5", ply=3)
+    with pytest.raises(Conflict):
+        games.play_move(player=ALICE, game_id=game.pk, notation="f5", ply=3)
     assert state(game)["ply"] == 0
     assert not game.moves.exists()
 
 
 def test_resign_ends_the_game_for_the_player_to_move() -> None:
     game = local_game(["f5"])
-    game = services.resign(player=ALICE, game_id=game.pk)
+    game = games.resign(player=ALICE, game_id=game.pk)
     result = state(game)["result"]
     assert (result["resigned"], result["winner"], result["reason"]) == ("white", "black", "resign")
     assert_replays(game)
@@ -217,11 +215,11 @@ def test_resign_ends_the_game_for_the_player_to_move() -> None:
 def test_a_resignation_with_three_players_ranks_the_others_by_the_variants_rule(
     anti: bool, winner: str
 ) -> None:
-    game = services.create_local_game(
+    game = games.create_local_game(
         player=ALICE, variant={"players": 3, "anti": anti}, undo_allowed=False
     )
-    services.play_move(player=ALICE, game_id=game.pk, notation="d6", ply=0)
-    game = services.resign(player=ALICE, game_id=game.pk)  # white, to move, resigns
+    games.play_move(player=ALICE, game_id=game.pk, notation="d6", ply=0)
+    game = games.resign(player=ALICE, game_id=game.pk)  # white, to move, resigns
     result = state(game)["result"]
     assert result["discs"] == {"black": 3, "white": 1, "red": 1}
     assert (result["resigned"], result["winner"], result["draw"]) == ("white", winner, False)
@@ -229,39 +227,39 @@ def test_a_resignation_with_three_players_ranks_the_others_by_the_variants_rule(
 
 
 def test_room_fills_up_starts_and_refuses_a_taken_seat() -> None:
-    room = services.create_room(
+    room = rooms.create_room(
         player=ALICE,
         variant={"players": 3},
-        seats=[SeatSpec("human"), SeatSpec("human"), SeatSpec("cpu", "easy")],
+        seats=[rooms.SeatSpec("human"), rooms.SeatSpec("human"), rooms.SeatSpec("cpu", "easy")],
     )
     assert room.state == "open"
-    with pytest.raises(GameError) as caught:
-        services.play_move(player=ALICE, game_id=room.game_id, notation="c4", ply=0)
+    with pytest.raises(ServiceError) as caught:
+        games.play_move(player=ALICE, game_id=room.game_id, notation="c4", ply=0)
     assert caught.value.code == "waiting_for_players"
-    with pytest.raises(ConflictError) as caught:
-        services.join_room(player=BOB, code=room.code, color="black")
+    with pytest.raises(Conflict) as caught:
+        rooms.join_room(player=BOB, code=room.code, color="black")
     assert caught.value.code == "seat_taken"
-    services.join_room(player=BOB, code=room.code, color="white")
-    with pytest.raises(ConflictError) as caught:
-        services.join_room(player=CAROL, code=room.code)
+    rooms.join_room(player=BOB, code=room.code, color="white")
+    with pytest.raises(Conflict) as caught:
+        rooms.join_room(player=CAROL, code=room.code)
     assert caught.value.code == "room_full"
-    services.join_room(player=BOB, code=room.code)  # joining again changes nothing
+    rooms.join_room(player=BOB, code=room.code)  # joining again changes nothing
     room.refresh_from_db()
     assert room.state == "playing"
     assert_replays(room.game)
 
 
 def test_rematch_rotates_the_seats_once() -> None:
-    room = services.create_room(player=ALICE, variant={}, seats=None)
-    services.join_room(player=BOB, code=room.code)
-    with pytest.raises(GameError) as caught:
-        services.rematch_room(player=BOB, code=room.code)
+    room = rooms.create_room(player=ALICE, variant={}, seats=None)
+    rooms.join_room(player=BOB, code=room.code)
+    with pytest.raises(ServiceError) as caught:
+        rooms.rematch_room(player=BOB, code=room.code)
     assert caught.value.code == "game_not_finished"
-    services.resign(player=BOB, game_id=room.game_id)
-    with pytest.raises(NotYourSeatError):
-        services.rematch_room(player=CAROL, code=room.code)
-    new_room, created = services.rematch_room(player=BOB, code=room.code)
-    again, created_again = services.rematch_room(player=ALICE, code=room.code)
+    games.resign(player=BOB, game_id=room.game_id)
+    with pytest.raises(Forbidden):
+        rooms.rematch_room(player=CAROL, code=room.code)
+    new_room, created = rooms.rematch_room(player=BOB, code=room.code)
+    again, created_again = rooms.rematch_room(player=ALICE, code=room.code)
     assert (created, created_again, again.pk) == (True, False, new_room.pk)
     seats = list(new_room.game.seats.all())
     assert [seat.guest_id for seat in seats] == [BOB.guest_id, ALICE.guest_id]
@@ -271,23 +269,23 @@ def test_rematch_rotates_the_seats_once() -> None:
 
 
 def test_cpu_takes_over_a_seat_only_after_two_minutes_away() -> None:
-    room = services.create_room(player=ALICE, variant={}, seats=None)
-    services.join_room(player=BOB, code=room.code)
-    game = services.play_move(player=ALICE, game_id=room.game_id, notation="f5", ply=0)
-    services.seat_connected(player=BOB, game_id=game.pk)
-    with pytest.raises(GameError) as caught:
-        services.take_over_seat(player=ALICE, game_id=game.pk, color="white", level="easy")
+    room = rooms.create_room(player=ALICE, variant={}, seats=None)
+    rooms.join_room(player=BOB, code=room.code)
+    game = games.play_move(player=ALICE, game_id=room.game_id, notation="f5", ply=0)
+    presence.seat_connected(player=BOB, game_id=game.pk)
+    with pytest.raises(ServiceError) as caught:
+        presence.take_over_seat(player=ALICE, game_id=game.pk, color="white", level="easy")
     assert caught.value.code == "player_present"
-    services.seat_disconnected(player=BOB, game_id=game.pk)
-    with pytest.raises(GameError) as caught:
-        services.take_over_seat(player=ALICE, game_id=game.pk, color="white", level="easy")
+    presence.seat_disconnected(player=BOB, game_id=game.pk)
+    with pytest.raises(ServiceError) as caught:
+        presence.take_over_seat(player=ALICE, game_id=game.pk, color="white", level="easy")
     assert caught.value.code == "player_recently_left"
     Seat.objects.filter(game=game, color=1).update(
         absent_since=timezone.now() - timedelta(minutes=2, seconds=1)
     )
-    with pytest.raises(NotYourSeatError):
-        services.take_over_seat(player=CAROL, game_id=game.pk, color="white", level="easy")
-    game = services.take_over_seat(player=ALICE, game_id=game.pk, color="white", level="easy")
+    with pytest.raises(Forbidden):
+        presence.take_over_seat(player=CAROL, game_id=game.pk, color="white", level="easy")
+    game = presence.take_over_seat(player=ALICE, game_id=game.pk, color="white", level="easy")
     white = game.seats.get(color=1)
     assert (white.kind, white.level, white.guest_id) == ("cpu", "easy", "")
     game.refresh_from_db()
@@ -298,42 +296,42 @@ def test_cpu_takes_over_a_seat_only_after_two_minutes_away() -> None:
 
 def test_presence_counts_connections() -> None:
     game = local_game()
-    services.seat_connected(player=ALICE, game_id=game.pk)
-    services.seat_connected(player=ALICE, game_id=game.pk)
-    services.seat_disconnected(player=ALICE, game_id=game.pk)
+    presence.seat_connected(player=ALICE, game_id=game.pk)
+    presence.seat_connected(player=ALICE, game_id=game.pk)
+    presence.seat_disconnected(player=ALICE, game_id=game.pk)
     assert all(seat["connected"] for seat in state(game)["seats"])
-    services.seat_disconnected(player=ALICE, game_id=game.pk)
+    presence.seat_disconnected(player=ALICE, game_id=game.pk)
     seats = state(game)["seats"]
     assert not any(seat["connected"] for seat in seats)
     assert all(seat["absent_since"] for seat in seats)
-    services.seat_connected(player=BOB, game_id=game.pk)  # a spectator changes nothing
+    presence.seat_connected(player=BOB, game_id=game.pk)  # a spectator changes nothing
     assert state(game)["version"] == 5
     assert_replays(game)
 
 
 def test_hint_is_computed_once_per_ply_and_dropped_when_stale() -> None:
     game = local_game(["f5"])
-    services.request_hint(player=ALICE, game_id=game.pk)
-    services.request_hint(player=ALICE, game_id=game.pk)
+    cpu.request_hint(player=ALICE, game_id=game.pk)
+    cpu.request_hint(player=ALICE, game_id=game.pk)
     assert state(game)["hints"] == {"used": 1, "current": {"ply": 1, "move": None}}
     assert tasks.hint(game.pk, 1) is True
     assert tasks.hint(game.pk, 1) is False
     hint = state(game)["hints"]["current"]
     assert hint["move"] in state(game)["legal_moves"]
-    services.request_hint(player=ALICE, game_id=game.pk)  # already answered for this ply
+    cpu.request_hint(player=ALICE, game_id=game.pk)  # already answered for this ply
     assert state(game)["hints"]["used"] == 1
-    with pytest.raises(NotYourSeatError):
-        services.request_hint(player=BOB, game_id=game.pk)
+    with pytest.raises(Forbidden):
+        cpu.request_hint(player=BOB, game_id=game.pk)
     assert_replays(game)
 
 
 def test_stalled_cpu_turn_is_queued_again() -> None:
-    game = services.create_cpu_game(
+    game = games.create_cpu_game(
         player=ALICE, variant={}, level="easy", color="white", undo_allowed=False
     )
-    assert services.requeue_stalled_cpu_turn(game_id=game.pk) is False  # just queued
+    assert cpu.requeue_stalled_cpu_turn(game_id=game.pk) is False  # just queued
     Game.objects.filter(pk=game.pk).update(cpu_queued_at=timezone.now() - timedelta(minutes=5))
-    assert services.requeue_stalled_cpu_turn(game_id=game.pk) is True
+    assert cpu.requeue_stalled_cpu_turn(game_id=game.pk) is True
     game.refresh_from_db()
     assert timezone.now() - game.cpu_queued_at < timedelta(seconds=5)
     assert_replays(game)
@@ -342,7 +340,7 @@ def test_stalled_cpu_turn_is_queued_again() -> None:
 def test_guest_games_move_to_the_new_account(django_user_model) -> None:
     game = local_game(["f5"])
     user = django_user_model.objects.create_user("alice", password="x")
-    assert services.claim_guest_games(guest_id=ALICE.guest_id, user_id=user.pk) == 2
+    assert guests.claim_guest_games(guest_id=ALICE.guest_id, user_id=user.pk) == 2
     assert list(selectors.games_of(Player(user_id=user.pk), status="active")) == [game]
     assert not selectors.games_of(ALICE).exists()
 
@@ -359,14 +357,14 @@ def test_guest_games_move_to_the_new_account(django_user_model) -> None:
     ],
 )
 def test_every_variant_plays_to_the_end_and_replays(variant: dict) -> None:
-    game = services.create_cpu_game(
+    game = games.create_cpu_game(
         player=ALICE, variant=variant, level="easy", color="random", undo_allowed=False
     )
     rng = random.Random(game.seed)
     while (current := state(game))["status"] == "active":
         if current["to_move"] in current["you"]:
-            notation = rng.choice(current["legal_moves"])
-            services.play_move(player=ALICE, game_id=game.pk, notation=notation, ply=game.ply)
+            notation = rng.choice(sorted(current["legal_moves"]))
+            games.play_move(player=ALICE, game_id=game.pk, notation=notation, ply=game.ply)
         else:
             assert tasks.cpu_move(game.pk, current["ply"]) is True
     assert current["result"]["reason"] == "end"
@@ -375,20 +373,20 @@ def test_every_variant_plays_to_the_end_and_replays(variant: dict) -> None:
 
 
 def test_cpu_play_replays_for_the_same_game_seed() -> None:
-    games = [
-        services.create_cpu_game(
+    created = [
+        games.create_cpu_game(
             player=ALICE, variant={}, level="normal", color="white", undo_allowed=False
         )
         for _ in range(2)
     ]
-    Game.objects.filter(pk__in=[game.pk for game in games]).update(seed=12345)
-    for game in games:
+    Game.objects.filter(pk__in=[game.pk for game in created]).update(seed=12345)
+    for game in created:
         for ply in range(0, 6, 2):
             assert tasks.cpu_move(game.pk, ply) is True
-            reply = state(game)["legal_moves"][0]
-            services.play_move(player=ALICE, game_id=game.pk, notation=reply, ply=ply + 1)
-    assert state(games[0])["moves"] == state(games[1])["moves"]
-    assert_replays(games[0])
+            reply = next(iter(state(game)["legal_moves"]))
+            games.play_move(player=ALICE, game_id=game.pk, notation=reply, ply=ply + 1)
+    assert state(created[0])["moves"] == state(created[1])["moves"]
+    assert_replays(created[0])
 
 
 @pytest.mark.django_db
@@ -396,21 +394,28 @@ def test_quick_cpu_levels_are_served_before_strong_searches(
     settings, django_capture_on_commit_callbacks
 ) -> None:
     settings.CELERY_CPU_QUEUE = f"cpu-test-{uuid.uuid4().hex}"  # no worker takes these tasks
-    games = {}
+    created = {}
     with django_capture_on_commit_callbacks(execute=True):
         for level in ("strong", "normal", "easy"):  # queued slowest first; the CPU plays black
-            games[level] = services.create_cpu_game(
+            created[level] = games.create_cpu_game(
                 player=ALICE, variant={}, level=level, color="white", undo_allowed=False
             )
     served = []
     with current_app.connection_for_read() as connection:
         queue = connection.SimpleQueue(settings.CELERY_CPU_QUEUE)
         try:
-            for _ in games:
+            for _ in created:
                 message = queue.get(timeout=5)  # in the order a worker takes them
                 args, _kwargs, _embed = message.decode()
                 served.append(args[0])
                 message.ack()
         finally:
             queue.close()
-    assert served == [games["easy"].pk, games["normal"].pk, games["strong"].pk]
+    assert served == [created["easy"].pk, created["normal"].pk, created["strong"].pk]
+
+
+def test_a_variant_that_is_not_an_object_names_the_field() -> None:
+    with pytest.raises(ServiceError) as caught:
+        games.create_local_game(player=ALICE, variant=["8x8"], undo_allowed=False)
+    assert (caught.value.code, caught.value.field) == ("invalid", "variant")
+    assert caught.value.message == "The variant must be a JSON object."

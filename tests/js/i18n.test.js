@@ -6,7 +6,7 @@ const MODULE = "../../games/static/games/js/i18n.js";
 const CATALOG = {
   "turn.yours": "あなたの番です（{color}）",
   "color.black": "黒",
-  "error.not_your_turn": "あなたの番ではありません",
+  "error.network": "サーバーにつながりません",
 };
 
 /** A fresh copy of i18n.js that reads `catalog` (or finds no catalog element when null). */
@@ -35,13 +35,13 @@ test("colorName translates a colour", () => {
   assert.equal(i18n.colorName("black"), "黒");
 });
 
-test("errorText translates an API error by its code, else keeps the server's message", () => {
-  assert.equal(i18n.errorText({ code: "not_your_turn", message: "Not your turn." }), "あなたの番ではありません");
-  assert.equal(i18n.errorText({ code: "stale_ply", message: "The game moved on." }), "The game moved on.");
+test("errorText shows the server's message, and its own for a request that never got there", () => {
+  assert.equal(i18n.errorText({ code: "not_your_turn", message: "あなたの番ではありません" }), "あなたの番ではありません");
+  assert.equal(i18n.errorText({ code: "network", message: "fetch failed" }), "サーバーにつながりません");
 });
 
 test("a page without the catalog element shows keys and server messages", async () => {
   const bare = await loadI18n(null, "no-catalog");
   assert.equal(bare.t("turn.yours", { color: "black" }), "turn.yours");
-  assert.equal(bare.errorText({ code: "not_your_turn", message: "Not your turn." }), "Not your turn.");
+  assert.equal(bare.errorText({ code: "network", message: "fetch failed" }), "error.network");
 });

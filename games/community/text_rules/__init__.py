@@ -20,9 +20,6 @@ process, when first needed.
 
 from dataclasses import dataclass
 
-from django.utils.functional import Promise
-from django.utils.translation import gettext_lazy as _
-
 from games.community.errors import RuleViolation
 from games.community.text_rules import contacts, links, phones, places, words
 from games.community.text_rules.normalise import clean_text, fold, nfkc
@@ -48,23 +45,6 @@ COMMENT_MAX_LINES = 20
 REASON_MAX_LENGTH = 500
 BUG_REPORT_MAX_LENGTH = 5000
 
-_CONTACT_DETAILS_MESSAGES: dict[str, Promise] = {
-    "email_not_allowed": _("E-mail addresses are not allowed (rule: no contact details)."),
-    "url_not_allowed": _(
-        "Links and web addresses are not allowed (rule: no URLs, in any spelling)."
-    ),
-    "phone_not_allowed": _("Phone numbers are not allowed (rule: no contact details)."),
-    "address_not_allowed": _(
-        "Addresses are not allowed (rule: no real names, schools or addresses)."
-    ),
-    "school_not_allowed": _(
-        "Names of schools and classes are not allowed (rule: no real names, schools or addresses)."
-    ),
-    "contact_not_allowed": _(
-        "Messenger and social media IDs are not allowed (rule: no contact details)."
-    ),
-}
-
 
 @dataclass(frozen=True)
 class Refusal:
@@ -78,20 +58,11 @@ class Refusal:
 def check_length(text: str, *, field: str, max_length: int, max_lines: int | None = None) -> None:
     """Reject an empty text, or one over ``max_length`` characters or ``max_lines`` lines."""
     if not text:
-        raise RuleViolation("empty", _("Please write something first."), field=field)
+        raise RuleViolation("empty", field=field)
     if len(text) > max_length:
-        raise RuleViolation(
-            "too_long",
-            _("Too long: at most %(limit)d characters (this one has %(length)d).")
-            % {"limit": max_length, "length": len(text)},
-            field=field,
-        )
+        raise RuleViolation("too_long", field=field, limit=max_length, length=len(text))
     if max_lines is not None and text.count("\n") >= max_lines:
-        raise RuleViolation(
-            "too_many_lines",
-            _("Too many lines: at most %(limit)d.") % {"limit": max_lines},
-            field=field,
-        )
+        raise RuleViolation("too_many_lines", field=field, limit=max_lines)
 
 
 def check_comment_text(text: str, *, field: str = "text") -> None:
@@ -101,13 +72,8 @@ def check_comment_text(text: str, *, field: str = "text") -> None:
     refusal = find_refusal(text)
     if refusal is None:
         return
-    if refusal.code == "blocked_word":
-        message = _("The word “%(word)s” is not allowed (rule: no abusive words).") % {
-            "word": refusal.fragment
-        }
-    else:
-        message = _CONTACT_DETAILS_MESSAGES[refusal.code]
-    raise RuleViolation(refusal.code, message, field=field, fragment=refusal.fragment)
+    params = {"word": refusal.fragment} if refusal.code == "blocked_word" else {}
+    raise RuleViolation(refusal.code, field=field, fragment=refusal.fragment, **params)
 
 
 def find_refusal(text: str) -> Refusal | None:

@@ -139,7 +139,9 @@ def find_blocked_word(text: str) -> str | None:
 
 @cache
 def _index() -> _Index:
-    exact, prefixes, phrases = {}, {}, {}
+    exact: dict[str, str] = {}
+    prefixes: dict[str, str] = {}
+    phrases: dict[str, str] = {}
     masked, japanese, lemmas = [], [], {}
     for term in blocked_terms():
         if term.japanese:

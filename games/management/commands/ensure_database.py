@@ -11,23 +11,23 @@ class Command(BaseCommand):
 
     def handle(self, *args: object, **options: object) -> None:
         db = settings.DATABASES["default"]
-        params = {
-            "host": db["HOST"],
-            "port": db["PORT"],
-            "user": db["USER"],
-            "password": db["PASSWORD"] or None,
-            "dbname": "postgres",
-            "autocommit": True,
-        }
+        name = str(db["NAME"])
         try:
-            with psycopg.connect(**params) as conn:
+            with psycopg.connect(
+                host=str(db["HOST"]),
+                port=str(db["PORT"]),
+                user=str(db["USER"]),
+                password=str(db["PASSWORD"]) or None,
+                dbname="postgres",
+                autocommit=True,
+            ) as conn:
                 exists = conn.execute(
-                    "SELECT 1 FROM pg_database WHERE datname = %s", [db["NAME"]]
+                    "SELECT 1 FROM pg_database WHERE datname = %s", [name]
                 ).fetchone()
                 if exists:
                     self.stdout.write(f"Database {db['NAME']!r} exists.")
                     return
-                conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(db["NAME"])))
+                conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
         except psycopg.OperationalError as error:
             raise CommandError(
                 f"Cannot reach PostgreSQL at {db['HOST']}:{db['PORT']} as {db['USER']!r}: {error}"

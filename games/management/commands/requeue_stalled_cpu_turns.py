@@ -2,11 +2,11 @@
 
 from django.core.management.base import BaseCommand
 
-from games import services
+from games.services import cpu
 
 
 class Command(BaseCommand):
     help = "Queue the CPU again in every game whose CPU turn has stalled (a lost task)."
 
     def handle(self, *args: object, **options: object) -> None:
-        self.stdout.write(f"{services.requeue_stalled_cpu_turns()} stalled CPU turns queued again")
+        self.stdout.write(f"{cpu.requeue_stalled_cpu_turns()} stalled CPU turns queued again")

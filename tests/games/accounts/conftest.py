@@ -4,9 +4,9 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from ai_worker.engine import Board
-from games import services
 from games.identity import Player
 from games.models import Game, Seat
+from games.services import cpu, games, rooms
 
 # A 6x6 game that ends 18-18 (found with the engine).
 DRAW_ON_6X6 = [
@@ -64,12 +64,10 @@ def play_out(game: Game, moves: list[str], players: dict[int, Player]) -> Game:
             continue
         turn = Board.from_text(game.position).turn
         if turn in players:
-            services.play_move(
-                player=players[turn], game_id=game.pk, notation=notation, ply=game.ply
-            )
+            games.play_move(player=players[turn], game_id=game.pk, notation=notation, ply=game.ply)
         else:
             assert game.seats.get(color=turn).kind == Seat.Kind.CPU
-            assert services.apply_cpu_move(
+            assert cpu.apply_cpu_move(
                 game_id=game.pk, ply=game.ply, position=game.position, notation=notation
             )
     game.refresh_from_db()
@@ -78,6 +76,6 @@ def play_out(game: Game, moves: list[str], players: dict[int, Player]) -> Game:
 
 def room_game(black: Player, white: Player, variant: dict | None = None) -> Game:
     """A started 2-player friend room: ``black`` created it, ``white`` joined."""
-    room = services.create_room(player=black, variant=variant or {}, seats=None)
-    services.join_room(player=white, code=room.code)
+    room = rooms.create_room(player=black, variant=variant or {}, seats=None)
+    rooms.join_room(player=white, code=room.code)
     return Game.objects.get(pk=room.game_id)

@@ -4,7 +4,7 @@ import pytest
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
-from games import services
+from games.services import games
 from tests.games.accounts.conftest import play_out, room_game
 from tests.games.conftest import BLACK_WIPES_OUT
 
@@ -24,14 +24,14 @@ def test_a_players_public_profile(make_player) -> None:
     assert body["games"] == {"played": 1, "won": 0, "lost": 1, "drawn": 0}
     [entry] = body["recent_games"]
     assert entry["id"] == game.pk
-    assert entry["url"] == f"/play/{game.pk}/"
+    assert entry["url"] == f"/room/{game.room.code}/"  # a room game is played on its room page
     assert (entry["mode"], entry["colors"], entry["opponents"]) == ("room", ["white"], ["alice"])
     assert (entry["outcome"], entry["rating_change"]) == ("loss", -16)
 
 
 def test_a_hot_seat_game_is_listed_without_a_win_or_loss(make_player) -> None:
     alice = make_player("alice")
-    game = services.create_local_game(player=alice, variant={}, undo_allowed=False)
+    game = games.create_local_game(player=alice, variant={}, undo_allowed=False)
     play_out(game, BLACK_WIPES_OUT, {0: alice, 1: alice})
 
     [entry] = APIClient().get("/api/players/alice/").json()["recent_games"]
@@ -63,3 +63,55 @@ def test_me_carries_the_rating(alice, guest) -> None:
 def test_the_player_profile_is_in_the_schema() -> None:
     schema = SchemaGenerator().get_schema(request=None, public=True)
     assert "get" in schema["paths"]["/api/players/{username}/"]
+
+
+def error_of(response) -> dict:
+    return response.json()["error"]
+
+
+def test_signup_token_and_me(guest: APIClient) -> None:
+    response = guest.post(
+        "/api/auth/signup/", {"username": "carol", "password": "pale blue hills"}, format="json"
+    )
+    assert response.status_code == 201
+    token = response.json()["token"]
+    again = guest.post("/api/auth/token/", {"username": "carol", "password": "pale blue hills"})
+    assert again.json() == {"token": token}
+    client = APIClient()
+    assert client.get("/api/me/").json()["guest"] is True
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    assert client.get("/api/me/").json()["username"] == "carol"
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "field"),
+    [
+        ({"username": "alice", "password": "pale blue hills"}, "username_taken", "username"),
+        ({"username": "dave", "password": "123"}, "weak_password", "password"),
+        ({"username": "dave"}, "required", "password"),
+        (
+            {"username": "dave", "password": "pale blue hills", "email": "x"},
+            "unknown_field",
+            "email",
+        ),
+    ],
+)
+def test_signup_errors_name_the_field(alice, guest: APIClient, body, code, field) -> None:
+    response = guest.post("/api/auth/signup/", body, format="json")
+    assert response.status_code == 400
+    assert (error_of(response)["code"], error_of(response)["field"]) == (code, field)
+
+
+def test_signup_refuses_a_username_the_site_itself_would_reject(guest: APIClient) -> None:
+    response = guest.post(
+        "/api/auth/signup/",
+        {"username": "a b/c <x>", "password": "a long passphrase"},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert error_of(response)["field"] == "username"
+
+
+def test_wrong_password_gets_no_token(alice, guest: APIClient) -> None:
+    response = guest.post("/api/auth/token/", {"username": "alice", "password": "nope"})
+    assert (response.status_code, error_of(response)["code"]) == (400, "invalid_credentials")

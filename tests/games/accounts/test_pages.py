@@ -90,7 +90,7 @@ def test_profiles_show_the_rating_and_the_finished_games(make_player) -> None:
     assert public.context["own"] is False
     assert '<dd id="profile-rating">1516</dd>' in page
     assert '<dd id="profile-won">1</dd>' in page
-    assert f'href="/play/{game.pk}/"' in page
+    assert f'href="/room/{game.room.code}/"' in page
     assert "+16" in page
     assert "friend room" in page
     assert Client().get("/players/nobody/").status_code == 404

@@ -120,7 +120,7 @@ def test_non_moderators_never_see_bug_reports_on_pages(user: User) -> None:
         assert browser.get("/moderation/").status_code == 403
         for path in ("/community/", "/changelog/"):
             assert BUG_TEXT not in page(browser, path)
-        admin = browser.get("/admin/games/bugreport/")
+        admin = browser.get("/admin/community/bugreport/")
         assert admin.status_code in (302, 403)
         assert BUG_TEXT not in admin.content.decode()
 
@@ -232,6 +232,6 @@ def test_bug_reports_in_the_admin_need_a_moderator(moderator: User) -> None:
         who.user_permissions.set(Permission.objects.filter(codename__endswith="bugreport"))
         browser = Client()
         browser.force_login(who)
-        response = browser.get(f"/admin/games/bugreport/{report.pk}/change/")
+        response = browser.get(f"/admin/community/bugreport/{report.pk}/change/")
         assert response.status_code == status
         assert (BUG_TEXT in response.content.decode()) == (status == 200)

@@ -70,6 +70,32 @@ def test_moderators_list_refused_comments_in_the_api(api: APIClient, moderator_a
     assert APIClient().get("/api/moderation/refused/").status_code in (401, 403)
 
 
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [
+        ("en", "The word “дебил” is not allowed (rule: no abusive words)."),
+        (
+            "ja",
+            "「дебил」ということばは書けません(きまり:人がいやな気持ちになることばは書かない)。",
+        ),
+        ("ru", "Слово «дебил» запрещено (правило: никаких оскорблений)."),
+    ],
+)
+def test_a_refusal_is_answered_in_the_clients_language_and_kept_with_its_fragment(
+    api: APIClient, language: str, message: str
+) -> None:
+    response = api.post(
+        "/api/comments/", {"text": "ты дебил"}, format="json", HTTP_ACCEPT_LANGUAGE=language
+    )
+    assert response.status_code == 400
+    assert response.json()["error"] == {
+        "code": "blocked_word",
+        "message": message,
+        "field": "text",
+    }
+    assert RefusedComment.objects.get().fragment == "дебил"
+
+
 def test_the_moderation_page_shows_refused_comments_escaped(moderator) -> None:
     visitor = Client()
     response = visitor.post("/community/comments/", {"text": "<b>x</b> ты дебил"})

@@ -36,14 +36,14 @@ def test_error_statuses_are_documented_with_the_error_shape(
     assert EXPECTED_ERRORS[(path, method)] <= set(responses)
     for status in EXPECTED_ERRORS[(path, method)]:
         body = responses[status]["content"]["application/json"]["schema"]
-        assert body == {"$ref": "#/components/schemas/CommunityError"}
+        assert body == {"$ref": "#/components/schemas/Error"}
 
 
 def test_the_error_component_has_code_message_and_field(schema: dict) -> None:
     components = schema["components"]["schemas"]
-    assert components["CommunityError"]["properties"]["error"] == {
-        "$ref": "#/components/schemas/CommunityErrorDetail"
+    assert components["Error"]["properties"]["error"] == {
+        "$ref": "#/components/schemas/ErrorDetail"
     }
-    detail = components["CommunityErrorDetail"]
+    detail = components["ErrorDetail"]
     assert set(detail["properties"]) == {"code", "message", "field"}
     assert detail["properties"]["field"]["nullable"] is True

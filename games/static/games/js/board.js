@@ -1,7 +1,7 @@
 // The 2D board: a CSS grid of cells with a lettered frame, legal-move dots, the hover/tap
 // preview (ghost disc + rings on the discs that would flip), a keyboard focus ring and the
 // one-by-one flip animation.
-import { cellAt, flipsFor, parseSquare, squareName } from "./rules.js";
+import { boardShape, cellAt, parseSquare, squareName } from "./state.js";
 
 const FLIP_STEP_MS = 110;
 const FLIP_ANIMATION_MS = 260;
@@ -17,6 +17,7 @@ export class BoardView {
     this.cells = new Map();
     this.rows = [];
     this.legal = new Set();
+    this.flips = new Map();
     this.toMove = null;
     this.interactive = false;
     this.preview = null;
@@ -46,7 +47,7 @@ export class BoardView {
 
   /** (Re)build the cells when the board's shape changes. */
   build(rows) {
-    const shape = rows.map((row) => row.replace(/[^ ]/g, ".")).join("|");
+    const shape = boardShape(rows);
     if (shape === this.shape) return;
     this.shape = shape;
     const height = rows.length;
@@ -76,7 +77,8 @@ export class BoardView {
   }
 
   /**
-   * Draw a position. `view`: {rows, legal, toMove, interactive, lastMove, hint}; `pending` maps
+   * Draw a position. `view`: {rows, legal, flips, toMove, interactive, lastMove, hint} (`flips`
+   * maps each legal move to the squares it flips); `pending` maps
    * squares to the colour they show until their flip is animated.
    */
   render(view, pending = new Map()) {
@@ -84,6 +86,7 @@ export class BoardView {
     this.build(view.rows);
     this.rows = view.rows;
     this.legal = new Set(view.interactive ? view.legal : []);
+    this.flips = view.flips;
     this.toMove = view.toMove;
     this.interactive = view.interactive;
     this.root.classList.toggle("interactive", view.interactive);
@@ -157,7 +160,7 @@ export class BoardView {
     const cell = this.cells.get(square);
     cell.classList.add("ghost");
     cell.dataset.ghost = this.toMove;
-    for (const flipped of flipsFor(this.rows, square, this.toMove)) {
+    for (const flipped of this.flips.get(square) ?? []) {
       this.cells.get(flipped)?.classList.add("would-flip");
     }
   }

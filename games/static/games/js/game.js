@@ -6,14 +6,12 @@ import { BoardCamera, VIEWS } from "./board3d.js";
 import { colorName, errorText, t } from "./i18n.js";
 import { LiveGame } from "./live.js";
 import { getPref, setPref } from "./prefs.js";
-import { cellAt, parseSquare, sortNearestFirst, squareName } from "./rules.js";
 import { sound } from "./sound.js";
-import { normalizeState } from "./state.js";
+import { boardShape, cellAt, normalizeState, parseSquare, serverNow, squareName } from "./state.js";
 
 const app = document.getElementById("game-app");
 const $ = (id) => document.getElementById(id);
 const motionQuery = window.matchMedia("(prefers-reduced-motion: reduce)");
-const TAKEOVER_AFTER_MS = 120_000;
 
 let gameId = app.dataset.gameId || null;
 const roomCode = app.dataset.roomCode || null;
@@ -113,7 +111,7 @@ function drawPassBanner() {
 
 function drawButtonsGrid() {
   const grid = $("buttons-grid");
-  const shape = state.rows.join("|").replace(/[^ |]/g, ".");
+  const shape = boardShape(state.rows);
   if (grid.dataset.shape !== shape) {
     grid.dataset.shape = shape;
     grid.replaceChildren(
@@ -121,7 +119,7 @@ function drawButtonsGrid() {
         const tr = document.createElement("tr");
         for (let x = 0; x < row.length; x += 1) {
           const td = document.createElement("td");
-          if (row[x] !== " ") {
+          if (cellAt(state.rows, x, y) !== "off") {
             const button = document.createElement("button");
             button.type = "button";
             button.textContent = squareName(x, y);
@@ -196,6 +194,7 @@ function drawAll(pending) {
     {
       rows: state.rows,
       legal: state.legal,
+      flips: state.flips,
       toMove: state.toMove,
       interactive: canPlay(),
       lastMove: state.lastMove?.square ?? null,
@@ -239,7 +238,7 @@ function apply(raw) {
     sound.place();
   }
   drawAll(pending);
-  if (pending.size) board.animateFlips(sortNearestFirst(last.square, last.flips), colors);
+  if (pending.size) board.animateFlips(last.flips, colors);
 }
 
 async function refresh() {
@@ -359,15 +358,11 @@ motionQuery.addEventListener("change", () => {
 
 // ---------------------------------------------------------------- rooms
 
-/** Another person's seat whose player has been away 2 minutes (M3), or null. */
+/** Another person's seat that the server lets the CPU take over by now (M3), or null. */
 function absentOpponent() {
-  if (!state?.active || !roomCode || !mySeats().length) return null;
-  const now = Date.now();
-  return (
-    state.seats.find(
-      (seat) => seat.kind === "human" && !seat.mine && seat.absentSince && now - seat.absentSince >= TAKEOVER_AFTER_MS,
-    ) ?? null
-  );
+  if (!state?.active || !mySeats().length) return null;
+  const now = serverNow(state);
+  return state.seats.find((seat) => !seat.mine && seat.takeoverAt !== null && seat.takeoverAt <= now) ?? null;
 }
 
 function drawRoom() {

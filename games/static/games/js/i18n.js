@@ -13,8 +13,8 @@ export function colorName(color) {
   return t(`color.${color}`);
 }
 
-/** A translated message for an API error, or the server's own (English) message. */
+/** What to show for an API error: the server's message (in the page's language), or ours for
+ * a request that never reached it. */
 export function errorText(error) {
-  const key = `error.${error.code}`;
-  return key in catalog ? catalog[key] : error.message;
+  return error.code === "network" ? t("error.network") : error.message;
 }

@@ -1,5 +1,7 @@
-// The setup page: keeps the form's choices consistent (invalid combinations cannot be
-// chosen), creates the game or room through the API, and offers this browser's unfinished games.
+// The setup page: enables only the choices the server allows (each choice's `data-requires`
+// names the values other fields must have; the server builds them from the engine's variant
+// registry), creates the game or room through the API, and offers this browser's unfinished
+// games. It knows no rule of the game.
 import { api } from "./api.js";
 import { errorText, t } from "./i18n.js";
 
@@ -13,23 +15,46 @@ function value(name) {
   return field.value;
 }
 
-function choices(name) {
-  return [...form.querySelectorAll(`[name="${name}"]`)];
+/** Whether the form's current values meet `requires` ({field: [allowed values]}). */
+function holds(element) {
+  const requires = JSON.parse(element.dataset.requires || "{}");
+  return Object.entries(requires).every(([name, allowed]) => allowed.includes(String(value(name))));
 }
 
-/** Disable an option; if it was chosen, choose the first enabled one instead. */
-function allow(name, isAllowed) {
-  for (const input of choices(name)) {
-    const permitted = isAllowed(input.value);
-    input.disabled = !permitted;
-    input.closest("label")?.classList.toggle("disabled", !permitted);
-  }
-  const field = form.elements[name];
-  const chosen = choices(name).find((input) => (input.type === "radio" ? input.checked : input.selected));
-  if (!chosen || chosen.disabled) {
-    const first = choices(name).find((input) => !input.disabled);
-    if (first?.type === "radio") first.checked = true;
-    else if (first) field.value = first.value;
+/** Enable what the current choices allow; a chosen option that is no longer allowed gives way
+ * to the first allowed one (which may free or forbid others, so repeat until nothing moves). */
+function applyRequires() {
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const element of form.querySelectorAll("[data-requires]")) {
+      const allowed = holds(element);
+      if (element.matches("[data-seat]")) element.hidden = !allowed;
+      else element.disabled = !allowed;
+      element.closest("label")?.classList.toggle("disabled", !allowed && element.matches("input"));
+    }
+    for (const input of form.querySelectorAll("input[type=radio]:checked:disabled")) {
+      const first = form.querySelector(`input[name="${input.name}"]:not(:disabled)`);
+      if (first) {
+        first.checked = true;
+        changed = true;
+      }
+    }
+    for (const select of form.querySelectorAll("select")) {
+      const chosen = select.selectedOptions[0];
+      if (chosen?.disabled || select.disabled) {
+        const fallback = select.disabled ? select.options[0] : [...select.options].find((option) => !option.disabled);
+        if (fallback && !fallback.selected) {
+          fallback.selected = true;
+          changed = true;
+        }
+      }
+      const choosable = [...select.options].filter((option) => !option.disabled);
+      if (choosable.length === 1 && select.options.length > 1) select.disabled = true;
+    }
+    for (const checkbox of form.querySelectorAll("input[type=checkbox]:disabled:checked")) {
+      checkbox.checked = false;
+      changed = true;
+    }
   }
 }
 
@@ -37,38 +62,18 @@ function showField(id, visible) {
   document.getElementById(id).hidden = !visible;
 }
 
-/** Apply the rules of section 1 and 2 to what can be chosen. */
 function update() {
+  applyRequires();
   const opponent = value("opponent");
-  allow("players", (players) => {
-    if (opponent === "friend") return players === "2";
-    if (opponent === "group") return players !== "2";
-    return true;
-  });
-  const players = Number(value("players"));
-  const many = players > 2;
-  allow("board", (board) => !(many && board === "6x6"));
-  allow("opening", (opening) => !(many && opening !== "cross"));
-  const handicapPossible = !many && value("board") !== "octagon";
-  if (!handicapPossible) form.elements.handicap.value = "0";
-  form.elements.handicap.disabled = !handicapPossible;
-  form.elements.handicap_color.disabled = !handicapPossible || value("handicap") === "0";
-  allow("color", (color) => color === "random" || ["black", "white", "red", "green"].indexOf(color) < players);
   showField("level-field", opponent === "cpu" || (opponent === "group" && seatChoices().includes("cpu")));
   showField("color-field", opponent === "cpu");
   showField("players-field", opponent !== "friend");
   showField("seats-field", opponent === "group");
-  for (const row of document.querySelectorAll("[data-seat-index]")) {
-    row.hidden = Number(row.dataset.seatIndex) >= players;
-  }
   showField("undo-field", opponent === "cpu" || opponent === "local");
 }
 
 function seatChoices() {
-  const players = Number(value("players"));
-  return [...document.querySelectorAll("[data-seat-index]")]
-    .filter((row) => Number(row.dataset.seatIndex) < players)
-    .map((row) => row.querySelector("select").value);
+  return [...form.querySelectorAll("[data-seat]")].filter((row) => !row.hidden).map((row) => row.querySelector("select").value);
 }
 
 function variant() {
@@ -81,7 +86,7 @@ function variant() {
   };
   const blocked = Number(value("blocked"));
   if (blocked) chosen.blocked = blocked;
-  if (chosen.handicap) chosen.handicap_color = value("handicap_color");
+  if (!form.elements.handicap_color.disabled) chosen.handicap_color = value("handicap_color");
   return chosen;
 }
 
@@ -129,8 +134,7 @@ async function offerResume() {
     const link = document.createElement("a");
     link.href = game.url;
     link.className = "button primary";
-    const size = game.variant.board;
-    const board = size === "octagon" ? t("board.octagon") : size.replace("x", "×");
+    const board = t(`board.${game.variant.board}`);
     link.textContent = t("resume.link", { mode: t(`mode.${game.mode}`), board, ply: game.ply });
     item.append(link);
     return item;

@@ -1,6 +1,28 @@
-// Turns the API's game state (games/selectors.py game_state) into the shape the page draws;
-// the one place that knows the API's field names.
-import { COLORS } from "./rules.js";
+// Turns the API's game state (games/presenters.py game_state) into the shape the page draws;
+// the one place that knows the API's field names and how its board rows are written. The page
+// computes no rule: legal moves, their flips and when a seat may be taken over come from here.
+
+const CELL_CONTENT = { X: "black", O: "white", R: "red", G: "green", N: "neutral", "-": "empty", "#": "wall", " ": "off" };
+
+/** "f5" for column 5, row 4 (0-based): the API's square names. */
+export function squareName(col, row) {
+  return String.fromCharCode(97 + col) + String(row + 1);
+}
+
+/** [col, row] (0-based) of a square name such as "f5". */
+export function parseSquare(name) {
+  return [name.charCodeAt(0) - 97, Number(name.slice(1)) - 1];
+}
+
+/** The board's shape (which cells are squares), to know when it must be built anew. */
+export function boardShape(rows) {
+  return rows.map((row, y) => [...row].map((_, x) => (cellAt(rows, x, y) === "off" ? " " : ".")).join("")).join("|");
+}
+
+/** What a board row's cell holds: a colour name, "empty", "wall" or "off" (not a square). */
+export function cellAt(rows, col, row) {
+  return CELL_CONTENT[rows[row]?.[col]] ?? "off";
+}
 
 function perColor(values, colors) {
   return new Map(colors.map((color) => [color, values?.[color] ?? null]));
@@ -18,9 +40,12 @@ function resultOf(result, colors) {
   };
 }
 
-/** The page's view of one API game state; `viewer` lists the colours this browser holds. */
+/**
+ * The page's view of one API game state. `clockOffset` is the server's clock minus this
+ * browser's, when the state arrived (to compare the server's times with `serverNow`).
+ */
 export function normalizeState(raw) {
-  const colors = COLORS.slice(0, raw.variant.players ?? 2);
+  const colors = raw.seats.map((seat) => seat.color);
   const last = raw.last_move;
   const hint = raw.hints.current;
   return {
@@ -31,7 +56,9 @@ export function normalizeState(raw) {
     status: raw.status,
     active: raw.status === "active",
     toMove: raw.to_move,
-    legal: raw.legal_moves,
+    legal: Object.keys(raw.legal_moves),
+    flips: new Map(Object.entries(raw.legal_moves)),
+    clockOffset: Date.parse(raw.server_time) - Date.now(),
     rows: raw.board,
     colors,
     variant: raw.variant,
@@ -52,10 +79,15 @@ export function normalizeState(raw) {
       name: seat.name,
       taken: seat.taken,
       connected: seat.connected,
-      absentSince: seat.absent_since ? Date.parse(seat.absent_since) : null,
+      takeoverAt: seat.takeover_at ? Date.parse(seat.takeover_at) : null,
       mine: (raw.you ?? []).includes(seat.color),
     })),
     room: raw.room,
     url: raw.url,
   };
+}
+
+/** The server's clock now, as far as the state `state` tells. */
+export function serverNow(state) {
+  return Date.now() + state.clockOffset;
 }

@@ -1,7 +1,8 @@
 """Celery tasks of the ``cpu`` queue: the CPU's move and the hint (thin wrappers).
 
 The search runs outside any database lock; the result is stored by a service that locks the
-game again and re-checks the ply, so a stale or repeated task does nothing.
+game again and re-checks the ply, so a stale or repeated task does nothing. Their names are
+``games.tasks.cpu_move`` and ``games.tasks.hint`` (``games.services.events`` sends them).
 """
 
 import logging
@@ -10,7 +11,8 @@ from celery import shared_task
 from celery.signals import worker_process_init, worker_ready
 
 from ai_worker.search import choose_move, warmup
-from games import selectors, services
+from games import selectors
+from games.services import cpu
 
 SOFT_TIME_LIMIT = 20
 HARD_TIME_LIMIT = 30
@@ -27,7 +29,7 @@ def warm_up_search(**kwargs: object) -> None:
 @worker_ready.connect
 def requeue_stalled_cpu_turns(**kwargs: object) -> None:
     """A starting worker queues again the CPU turns whose task was lost (e.g. while none ran)."""
-    logger.info("%d stalled CPU turns queued again", services.requeue_stalled_cpu_turns())
+    logger.info("%d stalled CPU turns queued again", cpu.requeue_stalled_cpu_turns())
 
 
 @shared_task(soft_time_limit=SOFT_TIME_LIMIT, time_limit=HARD_TIME_LIMIT)
@@ -37,7 +39,7 @@ def cpu_move(game_id: int, ply: int) -> bool:
     if job is None:
         return False
     result = choose_move(job.board, job.level, seed=job.seed)
-    return services.apply_cpu_move(
+    return cpu.apply_cpu_move(
         game_id=game_id, ply=ply, position=job.position, notation=str(result.move)
     )
 
@@ -49,6 +51,6 @@ def hint(game_id: int, ply: int) -> bool:
     if job is None:
         return False
     result = choose_move(job.board, job.level, seed=job.seed)
-    return services.store_hint(
+    return cpu.store_hint(
         game_id=game_id, ply=ply, position=job.position, notation=str(result.move)
     )

@@ -7,10 +7,10 @@ from celery.signals import worker_ready
 from django.core.management import call_command
 from django.utils import timezone
 
-from ai_worker import tasks  # noqa: F401  (connects the worker signals)
-from games import services
+from games import tasks  # noqa: F401  (connects the worker signals)
 from games.identity import Player
 from games.models import Game
+from games.services import games
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +20,7 @@ LONG_AGO = timedelta(minutes=5)
 def cpu_games() -> tuple[Game, Game, Game]:
     """A stalled CPU turn, a person to move, and a CPU turn queued just now."""
     stalled, waiting, fresh = (
-        services.create_cpu_game(
+        games.create_cpu_game(
             player=Player(guest_id=f"guest-{color}-{index}"),
             variant={},
             level="easy",

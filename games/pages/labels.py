@@ -1,0 +1,46 @@
+"""Translations of the label keys the engine's variant registry uses (``board.octagon``,
+``opening.cross``, ``variant.handicap``, ``color.black``, ...); a new board shape or opening adds
+its key here (a test checks every key of ``Variant.choices()`` has one)."""
+
+from collections.abc import Mapping
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from ai_worker.levels import EASY, NORMAL, STRONG
+from games.shared.errors import COLOR_LABELS
+
+LABELS: Mapping[str, Promise | str] = {
+    "variant.players": _("Players"),
+    "variant.board": _("Board"),
+    "variant.opening": _("Opening"),
+    "variant.anti": _("Anti-reversi (fewest discs wins)"),
+    "variant.blocked": _("Blocked cells"),
+    "variant.handicap": _("Corner handicap"),
+    "variant.handicap_color": _("Handicap for"),
+    "board.6x6": "6×6",
+    "board.8x8": "8×8",
+    "board.10x10": "10×10",
+    "board.octagon": _("Octagon"),
+    "opening.cross": _("Cross"),
+    "opening.parallel": _("Parallel"),
+    "opening.free": _("Free placement"),
+    **{f"color.{name}": text for name, text in COLOR_LABELS.items()},
+}
+
+
+LEVEL_LABELS: Mapping[str, Promise] = {EASY: _("Easy"), NORMAL: _("Normal"), STRONG: _("Strong")}
+
+OPPONENT_LABELS: Mapping[str, Promise] = {
+    "cpu": _("CPU"),
+    "local": _("Two players on this device"),
+    "friend": _("A friend (send a link)"),
+    "group": _("3–4 player room"),
+}
+
+RANDOM_LABEL = _("Random")
+
+
+def label(key: str) -> str:
+    """The label of a registry key in the active language."""
+    return str(LABELS[key])

@@ -1,0 +1,319 @@
+"""The JSON shapes the game service answers with: a game's state, a room, a result, an event.
+
+The typed shapes here are the contract: the API's output serializers (and so the OpenAPI schema)
+are checked against them (``games.api.serializers``), the websocket sends them, and the page
+draws them. Every page address comes from ``page_url`` (``reverse()``).
+"""
+
+from typing import Any, Literal, TypedDict
+
+from django.urls import reverse
+from django.utils import timezone
+
+from ai_worker.engine import COLOR_NAMES, PASS, Board, Outcome
+from games import policy
+from games.identity import Player
+from games.models import Game, Room, Seat
+from games.models import Move as MoveRecord
+
+PASS_NOTATION = str(PASS)
+
+
+class LastMove(TypedDict):
+    ply: int
+    color: str
+    move: str
+    flipped: list[str]
+    text: str
+
+
+class PassNotice(TypedDict):
+    ply: int
+    color: str
+    text: str
+
+
+class UndoState(TypedDict):
+    allowed: bool
+    used: int
+
+
+class PendingHint(TypedDict):
+    ply: int
+    move: str | None
+
+
+class HintState(TypedDict):
+    used: int
+    current: PendingHint | None
+
+
+class SeatState(TypedDict):
+    color: str
+    kind: str
+    level: str | None
+    name: str | None
+    taken: bool
+    connected: bool
+    absent_since: str | None
+    takeover_at: str | None
+
+
+class RoomLink(TypedDict):
+    code: str
+    url: str
+
+
+class RoomSummary(TypedDict):
+    code: str
+    state: str
+    rematch: RoomLink | None
+
+
+class GameResult(TypedDict):
+    reason: Literal["end", "resign"]
+    discs: dict[str, int]
+    empties: int
+    tournament: dict[str, int] | None
+    winner: str | None
+    draw: bool
+    resigned: str | None
+    undos: int
+    hints: int
+
+
+class GameState(TypedDict):
+    id: int
+    url: str
+    mode: str
+    variant: dict[str, Any]
+    status: str
+    ply: int
+    version: int
+    to_move: str | None
+    legal_moves: dict[str, list[str]]
+    board: list[str]
+    discs: dict[str, int]
+    empties: int
+    last_move: LastMove | None
+    pass_notice: PassNotice | None
+    moves: list[str]
+    result: GameResult | None
+    undo: UndoState
+    hints: HintState
+    seats: list[SeatState]
+    you: list[str]
+    room: RoomSummary | None
+    server_time: str
+    created_at: str
+    updated_at: str
+
+
+class RoomState(TypedDict):
+    code: str
+    url: str
+    state: str
+    rematch: RoomLink | None
+    game: GameState
+
+
+class GameEvent(TypedDict):
+    """A change pushed to a game's viewers (``type``: created, started, joined, move, undo,
+    hint, resign, presence, takeover, rematch); ``state`` is the game after it."""
+
+    type: str
+    ply: int
+    version: int
+    state: GameState
+
+
+def page_url(game: Game) -> str:
+    """The page where ``game`` is played: its room's page, or its own."""
+    room = room_of(game)
+    return room_url(room) if room else reverse("play", kwargs={"game_id": game.pk})
+
+
+def room_url(room: Room) -> str:
+    return reverse("room", kwargs={"code": room.code})
+
+
+def room_of(game: Game) -> Room | None:
+    """The room of a room game (from the cache when the query selected it)."""
+    if game.mode != Game.Mode.ROOM:
+        return None
+    try:
+        return game.room
+    except Room.DoesNotExist:
+        return None
+
+
+def game_state(
+    game: Game, *, board: Board | None = None, viewer: Player | None = None
+) -> GameState:
+    """The full state of a game; ``you`` lists the colours ``viewer`` plays.
+
+    Reads the game's seats, moves and room from the query's cache when it has them (see
+    ``games.selectors.games_of``).
+    """
+    board = board or Board.from_text(game.position)
+    seats = list(game.seats.all())
+    record = list(game.moves.all())
+    active = game.status == Game.Status.ACTIVE
+    room = room_of(game)
+    counts = board.counts()
+    return {
+        "id": game.pk,
+        "url": page_url(game),
+        "mode": game.mode,
+        "variant": game.variant,
+        "status": game.status,
+        "ply": game.ply,
+        "version": game.version,
+        "to_move": COLOR_NAMES[board.turn] if active else None,
+        "legal_moves": legal_moves(board) if active else {},
+        "board": board.rows(),
+        "discs": dict(zip(COLOR_NAMES[: len(counts)], counts, strict=True)),
+        "empties": board.empties(),
+        "last_move": _last_move(record),
+        "pass_notice": _pass_notice(record),
+        "moves": [entry.notation for entry in record],
+        "result": game.result,
+        "undo": {"allowed": game.undo_allowed, "used": game.undo_count},
+        "hints": {"used": game.hint_count, "current": game.hint},
+        "seats": [_seat_state(seat, takeover=active and room is not None) for seat in seats],
+        "you": [COLOR_NAMES[seat.color] for seat in seats if viewer and viewer.holds(seat)],
+        "room": _room_summary(room),
+        "server_time": timezone.now().isoformat(),
+        "created_at": game.created_at.isoformat(),
+        "updated_at": game.updated_at.isoformat(),
+    }
+
+
+def legal_moves(board: Board) -> dict[str, list[str]]:
+    """Each legal move of the player to move with the discs it flips, nearest first (a pass is
+    never listed: the services play passes themselves)."""
+    return {
+        str(move): [str(square) for square in flips]
+        for move, flips in board.legal_moves_with_flips().items()
+        if not move.is_pass
+    }
+
+
+def room_state(room: Room, *, viewer: Player | None = None) -> RoomState:
+    """A room with its game's state (the rooms endpoints' answer)."""
+    return {
+        "code": room.code,
+        "url": room_url(room),
+        "state": room.state,
+        "rematch": _room_link(room.rematch),
+        "game": game_state(room.game, viewer=viewer),
+    }
+
+
+def game_event(kind: str, state: GameState) -> GameEvent:
+    return {"type": kind, "ply": state["ply"], "version": state["version"], "state": state}
+
+
+def finished_result(game: Game, outcome: Outcome) -> GameResult:
+    """The R7 result of a game that ended on the board: discs, empties, tournament, winner."""
+    names = COLOR_NAMES[: len(outcome.discs)]
+    return {
+        "reason": "end",
+        "discs": dict(zip(names, outcome.discs, strict=True)),
+        "empties": outcome.empties,
+        "tournament": dict(zip(names, outcome.tournament, strict=True)),
+        "winner": None if outcome.winner is None else COLOR_NAMES[outcome.winner],
+        "draw": outcome.draw,
+        "resigned": None,
+        "undos": game.undo_count,
+        "hints": game.hint_count,
+    }
+
+
+def resignation_result(game: Game, board: Board, loser: int) -> GameResult:
+    """The result when ``loser`` resigns: the others are ranked by the variant's own rule (the
+    most discs, the fewest in anti-reversi); one leader wins, tied leaders draw (R4, R8)."""
+    counts = board.counts()
+    names = COLOR_NAMES[: len(counts)]
+    others = {color: count for color, count in enumerate(counts) if color != loser}
+    leaders = board.variant.leaders(others)
+    return {
+        "reason": "resign",
+        "discs": dict(zip(names, counts, strict=True)),
+        "empties": board.empties(),
+        "tournament": None,
+        "winner": COLOR_NAMES[leaders[0]] if len(leaders) == 1 else None,
+        "draw": len(leaders) > 1,
+        "resigned": COLOR_NAMES[loser],
+        "undos": game.undo_count,
+        "hints": game.hint_count,
+    }
+
+
+def seat_name(seat: Seat) -> str | None:
+    """How a seat is shown: the CPU and its level, the account's name, a guest, or nobody."""
+    if seat.kind == Seat.Kind.CPU:
+        return f"CPU ({seat.level})"
+    if seat.user_id is not None and seat.user is not None:
+        return seat.user.get_username()
+    return "Guest" if seat.guest_id else None
+
+
+def _room_summary(room: Room | None) -> RoomSummary | None:
+    if room is None:
+        return None
+    return {"code": room.code, "state": room.state, "rematch": _room_link(room.rematch)}
+
+
+def _room_link(room: Room | None) -> RoomLink | None:
+    return None if room is None else {"code": room.code, "url": room_url(room)}
+
+
+def _last_move(record: list[MoveRecord]) -> LastMove | None:
+    """G6: the last placed disc (passes are announced by the pass notice instead)."""
+    for entry in reversed(record):
+        if entry.notation != PASS_NOTATION:
+            name = COLOR_NAMES[entry.color]
+            count = len(entry.flipped)
+            return {
+                "ply": entry.ply,
+                "color": name,
+                "move": entry.notation,
+                "flipped": entry.flipped,
+                "text": f"{name.capitalize()} {entry.notation}, {count} "
+                f"disc{'' if count == 1 else 's'} flipped",
+            }
+    return None
+
+
+def _pass_notice(record: list[MoveRecord]) -> PassNotice | None:
+    """G5: a player whose latest record entry is a pass (shown until they move again)."""
+    latest: dict[int, MoveRecord] = {}
+    for entry in record:
+        latest[entry.color] = entry
+    passes = [entry for entry in latest.values() if entry.notation == PASS_NOTATION]
+    if not passes:
+        return None
+    entry = max(passes, key=lambda candidate: candidate.ply)
+    name = COLOR_NAMES[entry.color]
+    return {"ply": entry.ply, "color": name, "text": f"{name.capitalize()} passes: no legal move"}
+
+
+def _seat_state(seat: Seat, *, takeover: bool) -> SeatState:
+    """A seat; ``takeover_at`` (when ``takeover`` applies: an active room) is when the CPU may
+    take the seat of its absent player (M3)."""
+    absent_since = seat.absent_since if seat.kind == Seat.Kind.HUMAN and seat.is_taken else None
+    return {
+        "color": COLOR_NAMES[seat.color],
+        "kind": seat.kind,
+        "level": seat.level or None,
+        "name": seat_name(seat),
+        "taken": seat.is_taken,
+        "connected": seat.connections > 0,
+        "absent_since": seat.absent_since.isoformat() if seat.absent_since else None,
+        "takeover_at": (
+            policy.takeover_allowed_at(absent_since).isoformat()
+            if takeover and absent_since
+            else None
+        ),
+    }

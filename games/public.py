@@ -1,0 +1,98 @@
+"""What the other apps (accounts, community) may use of the game service: nothing else of
+``games`` outside ``games.shared`` (an import-linter contract in ``pyproject.toml`` checks it).
+
+- ``game_finished``: sent inside the transaction that finishes a game, with ``finished=`` a
+  ``FinishedGame``; a receiver's writes commit or roll back with the game.
+- ``finished_games_of``: an account's latest finished games, as that player saw them.
+- ``GUEST_SESSION_KEY``: the session key of a guest's identity.
+"""
+
+from dataclasses import dataclass
+
+from django.dispatch import Signal
+
+from ai_worker.engine import COLOR_NAMES
+from games import presenters
+from games.identity import GUEST_SESSION_KEY
+from games.models import Game
+from games.selectors import SEATS
+
+__all__ = [
+    "GUEST_SESSION_KEY",
+    "FinishedGame",
+    "FinishedGameEntry",
+    "FinishedSeat",
+    "finished_games_of",
+    "game_finished",
+]
+
+
+@dataclass(frozen=True)
+class FinishedSeat:
+    """A seat of a finished game: the CPU at ``cpu_level``, an account, or a guest."""
+
+    color: str
+    cpu_level: str | None
+    user_id: int | None
+
+    @property
+    def is_guest(self) -> bool:
+        return self.cpu_level is None and self.user_id is None
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """A game that has just finished: who sat where and who won (``winner`` None: a draw)."""
+
+    game_id: int
+    hot_seat: bool
+    seats: tuple[FinishedSeat, ...]
+    winner: str | None
+
+
+game_finished = Signal()
+
+
+@dataclass(frozen=True)
+class FinishedGameEntry:
+    """One finished game in a player's history."""
+
+    game_id: int
+    url: str
+    mode: str
+    players: int
+    colors: list[str]
+    opponents: list[str]
+    winner: str | None
+    draw: bool
+    finished_at: str
+
+
+def finished_games_of(user_id: int, *, limit: int) -> list[FinishedGameEntry]:
+    """The account's latest ``limit`` finished games, newest first."""
+    games = (
+        Game.objects.filter(status=Game.Status.FINISHED, seats__user_id=user_id)
+        .distinct()
+        .select_related("room")
+        .prefetch_related(SEATS)
+        .order_by("-updated_at")[:limit]
+    )
+    return [_entry(game, user_id) for game in games]
+
+
+def _entry(game: Game, user_id: int) -> FinishedGameEntry:
+    seats = list(game.seats.all())
+    result = game.result or {}
+    return FinishedGameEntry(
+        game_id=game.pk,
+        url=presenters.page_url(game),
+        mode=game.mode,
+        players=len(seats),
+        colors=[COLOR_NAMES[seat.color] for seat in seats if seat.user_id == user_id],
+        opponents=[
+            presenters.seat_name(seat) or "Guest" for seat in seats if seat.user_id != user_id
+        ],
+        winner=result.get("winner"),
+        draw=bool(result.get("draw")),
+        finished_at=game.updated_at.isoformat(),
+    )

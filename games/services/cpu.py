@@ -1,0 +1,93 @@
+"""The CPU's turns and hints: storing what the workers found, asking for a hint, and queueing
+again a CPU turn whose task was lost."""
+
+from django.db import transaction
+from django.utils import timezone
+
+from ai_worker.engine import COLOR_NAMES, Board
+from ai_worker.levels import HINT_LEVEL
+from games import selectors
+from games.identity import Player
+from games.models import Game
+from games.services import events, games, steps
+from games.shared.errors import ServiceError
+
+
+def apply_cpu_move(*, game_id: int, ply: int, position: str, notation: str) -> bool:
+    """Store the CPU's move searched in ``position`` at ``ply``; stale or repeated does nothing.
+
+    The position guards against an undo followed by other moves back to the same ply.
+    """
+    with transaction.atomic():
+        game = steps.locked_game(game_id=game_id)
+        board = Board.from_text(game.position)
+        if game.ply != ply or game.position != position or not selectors.cpu_to_move(game, board):
+            return False
+        games.record(game=game, board=board, move=games.parse_move(notation=notation))
+        games.settle(game=game, board=board)
+        steps.commit(game=game, board=board, kind="move", fields=games.PLAY_FIELDS)
+    return True
+
+
+def request_hint(*, player: Player, game_id: int) -> Game:
+    """G2: ask a worker for the strong CPU's move in the current position (once per ply)."""
+    with transaction.atomic():
+        game = steps.locked_game(game_id=game_id)
+        mine = steps.colors_of(game=game, player=player)
+        if game.mode == Game.Mode.ROOM:
+            raise ServiceError("hint_not_available")
+        steps.require_active(game=game)
+        board = Board.from_text(game.position)
+        if board.turn not in mine:
+            raise ServiceError("not_your_turn", color=COLOR_NAMES[board.turn])
+        if game.hint and game.hint["ply"] == game.ply:
+            return game
+        game.hint = {"ply": game.ply, "move": None}
+        game.hint_count += 1
+        events.send_search(task=events.HINT_TASK, game=game, level=HINT_LEVEL)
+        steps.commit(game=game, board=board, kind="hint", fields=("hint", "hint_count"))
+    return game
+
+
+def store_hint(*, game_id: int, ply: int, position: str, notation: str) -> bool:
+    """Store the hint searched in ``position`` at ``ply``; stale or repeated does nothing."""
+    with transaction.atomic():
+        game = steps.locked_game(game_id=game_id)
+        pending = game.hint and game.hint["ply"] == ply and not game.hint["move"]
+        if game.ply != ply or game.position != position or not pending:
+            return False
+        game.hint = {"ply": ply, "move": notation}
+        steps.commit(game=game, board=Board.from_text(game.position), kind="hint", fields=["hint"])
+    return True
+
+
+def watched_game(*, game_id: int) -> Game:
+    """A game someone reads (the API's ``GET``, a websocket's state): when its CPU turn has
+    stalled, the CPU is queued again first. The one read that may write."""
+    game = selectors.game(game_id)
+    if selectors.cpu_turn_stalled(game):
+        requeue_stalled_cpu_turn(game_id=game.pk)
+    return game
+
+
+def requeue_stalled_cpu_turn(*, game_id: int) -> bool:
+    """Queue the CPU again when its turn has waited too long (a lost task must not stall)."""
+    with transaction.atomic():
+        game = steps.locked_game(game_id=game_id)
+        if not selectors.cpu_turn_stalled(game):
+            return False
+        game.cpu_queued_at = timezone.now()
+        board = Board.from_text(game.position)
+        events.send_search(
+            task=events.CPU_MOVE_TASK, game=game, level=selectors.level_to_move(game, board)
+        )
+        game.save(update_fields=["cpu_queued_at"])
+    return True
+
+
+def requeue_stalled_cpu_turns() -> int:
+    """The safety net for lost CPU tasks that nobody's reading of the game has noticed: queue the
+    CPU again in every game where its turn has stalled; returns how many were queued."""
+    return sum(
+        requeue_stalled_cpu_turn(game_id=game_id) for game_id in selectors.stalled_cpu_game_ids()
+    )

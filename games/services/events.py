@@ -1,0 +1,42 @@
+"""What the services send, on commit only: game events to the viewers (channel layer) and
+searches to the workers (Celery). Nothing here changes a row."""
+
+from asgiref.sync import async_to_sync
+from celery import current_app
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import transaction
+
+from ai_worker.engine import Board
+from games import policy, presenters
+from games.models import Game
+
+CPU_MOVE_TASK = "games.tasks.cpu_move"
+HINT_TASK = "games.tasks.hint"
+
+
+def game_group(game_id: int) -> str:
+    """The channel-layer group of a game's viewers."""
+    return f"game-{game_id}"
+
+
+def publish(*, game: Game, kind: str, board: Board) -> None:
+    """Push the game's new state to its viewers once the transaction commits."""
+    event = presenters.game_event(kind, presenters.game_state(game, board=board))
+    group = game_group(game.pk)
+    transaction.on_commit(
+        lambda: async_to_sync(get_channel_layer().group_send)(
+            group, {"type": "game.event", "event": event}
+        )
+    )
+
+
+def send_search(*, task: str, game: Game, level: str) -> None:
+    """Queue a search (``CPU_MOVE_TASK`` or ``HINT_TASK``) of the game at its current ply, with
+    the level's priority, once the transaction commits."""
+    game_id, ply = game.pk, game.ply
+    options = {
+        "queue": settings.CELERY_CPU_QUEUE,
+        "priority": policy.TASK_PRIORITY_BY_LEVEL[level],
+    }
+    transaction.on_commit(lambda: current_app.send_task(task, args=(game_id, ply), **options))

@@ -1,0 +1,229 @@
+"""Games versus the CPU and hot-seat games: create, move, undo, resign; and the steps of play
+that rooms and CPU turns share (a new game, its start, a recorded move, the end)."""
+
+import random
+
+from django.db import transaction
+from django.utils import timezone
+
+from ai_worker.engine import (
+    COLOR_NAMES,
+    PASS,
+    Board,
+    IllegalMoveError,
+    Move,
+    Variant,
+    VariantError,
+)
+from games import presenters
+from games.identity import Player
+from games.models import Game, Seat
+from games.models import Move as MoveRecord
+from games.public import FinishedGame, FinishedSeat, game_finished
+from games.services import presence, steps
+from games.shared.errors import Conflict, ServiceError
+
+# The fields a move (and the passes and the end that may follow) changes.
+PLAY_FIELDS = ("ply", "position", "status", "result", "hint")
+
+
+def create_cpu_game(
+    *, player: Player, variant: object, level: str, color: str, undo_allowed: bool
+) -> Game:
+    """M1: the player takes ``color`` (a colour or "random"); the CPU plays the other seats."""
+    seed = steps.new_seed()
+    parsed = parse_variant(data=variant, seed=seed)
+    human = steps.color_index(color=color, players=parsed.players, rng=random.Random(seed))
+    with transaction.atomic():
+        game = new_game(mode=Game.Mode.CPU, variant=parsed, seed=seed, undo_allowed=undo_allowed)
+        for index in range(parsed.players):
+            if index == human:
+                new_human_seat(game=game, color=index, player=player)
+            else:
+                Seat.objects.create(game=game, color=index, kind=Seat.Kind.CPU, level=level)
+        start(game=game)
+    return game
+
+
+def create_local_game(*, player: Player, variant: object, undo_allowed: bool) -> Game:
+    """M2: a hot-seat game; the player holds every seat."""
+    seed = steps.new_seed()
+    parsed = parse_variant(data=variant, seed=seed)
+    with transaction.atomic():
+        game = new_game(mode=Game.Mode.LOCAL, variant=parsed, seed=seed, undo_allowed=undo_allowed)
+        for index in range(parsed.players):
+            new_human_seat(game=game, color=index, player=player)
+        start(game=game)
+    return game
+
+
+def parse_variant(*, data: object, seed: int) -> Variant:
+    """The engine's variant from API JSON; ``"blocked": n`` (a count) places n random walls."""
+    if not isinstance(data, dict):
+        raise ServiceError("invalid", field="variant")
+    blocked = data.get("blocked")
+    try:
+        if isinstance(blocked, int) and not isinstance(blocked, bool):
+            others = {key: value for key, value in data.items() if key != "blocked"}
+            Variant.from_json(others)  # names a bad key before any walls are placed
+            return Variant.with_random_blocked(blocked, seed, **others)
+        return Variant.from_json(data)
+    except VariantError as error:
+        field = "variant" if error.field == "variant" else f"variant.{error.field}"
+        raise ServiceError(
+            "bad_variant", field=field, setting=error.field, detail=error.message
+        ) from error
+
+
+def play_move(*, player: Player, game_id: int, notation: str, ply: int) -> Game:
+    """A person's move at ``ply`` (the ply their client saw); passes that follow are automatic."""
+    with transaction.atomic():
+        game = steps.locked_game(game_id=game_id)
+        mine = steps.colors_of(game=game, player=player)
+        steps.require_active(game=game)
+        if ply != game.ply:
+            raise Conflict("stale_ply", field="ply", ply=game.ply, sent=ply)
+        board = Board.from_text(game.position)
+        if board.turn not in mine:
+            raise ServiceError("not_your_turn", field="move", color=COLOR_NAMES[board.turn])
+        record(game=game, board=board, move=parse_move(notation=notation))
+        presence.mark_seen(game=game, player=player)
+        settle(game=game, board=board)
+        steps.commit(game=game, board=board, kind="move", fields=PLAY_FIELDS)
+    return game
+
+
+def undo_move(*, player: Player, game_id: int) -> Game:
+    """G1: back to just before the player's last move (and everything after it).
+
+    Versus the CPU this removes the CPU's replies and a pass of the player in between; in a
+    hot-seat game, where every seat is the player's, it takes back exactly one move.
+    """
+    with transaction.atomic():
+        game = steps.locked_game(game_id=game_id)
+        mine = steps.colors_of(game=game, player=player)
+        if game.mode == Game.Mode.ROOM:
+            raise ServiceError("undo_not_available")
+        if not game.undo_allowed:
+            raise ServiceError("undo_disabled")
+        steps.require_active(game=game)
+        notations = list(game.moves.values_list("notation", "color"))
+        last_own = [
+            index
+            for index, (notation, color) in enumerate(notations)
+            if color in mine and notation != str(PASS)
+        ]
+        if not last_own:
+            raise ServiceError("nothing_to_undo")
+        keep = last_own[-1]
+        game.moves.filter(ply__gte=keep).delete()
+        board = Board.from_moves(
+            Variant.from_json(game.variant), [notation for notation, _ in notations[:keep]]
+        )
+        game.ply = keep
+        game.position = board.to_text()
+        game.hint = None
+        game.undo_count += 1
+        steps.commit(
+            game=game, board=board, kind="undo", fields=("ply", "position", "hint", "undo_count")
+        )
+    return game
+
+
+def resign(*, player: Player, game_id: int) -> Game:
+    """G3: the player's seat (the one to move, in a hot-seat game) gives up; the game ends."""
+    with transaction.atomic():
+        game = steps.locked_game(game_id=game_id)
+        mine = steps.colors_of(game=game, player=player)
+        steps.require_active(game=game)
+        board = Board.from_text(game.position)
+        loser = board.turn if board.turn in mine else min(mine)
+        finish(game=game, result=presenters.resignation_result(game, board, loser))
+        steps.commit(game=game, board=board, kind="resign", fields=("status", "result", "hint"))
+    return game
+
+
+# --- the steps of play shared with rooms and CPU turns ----------------------------------------
+
+
+def new_game(*, mode: str, variant: Variant, seed: int, undo_allowed: bool) -> Game:
+    return Game.objects.create(
+        mode=mode,
+        variant=variant.to_json(),
+        position=Board(variant).to_text(),
+        seed=seed,
+        undo_allowed=undo_allowed,
+    )
+
+
+def new_human_seat(*, game: Game, color: int, player: Player) -> Seat:
+    return Seat.objects.create(
+        game=game,
+        color=color,
+        kind=Seat.Kind.HUMAN,
+        user_id=player.user_id,
+        guest_id=player.guest_id,
+        absent_since=timezone.now(),
+    )
+
+
+def start(*, game: Game) -> None:
+    """Begin play: passes or the end may already be due (walls, handicap)."""
+    game.status = Game.Status.ACTIVE
+    board = Board.from_text(game.position)
+    settle(game=game, board=board)
+    steps.commit(game=game, board=board, kind="started", fields=PLAY_FIELDS)
+
+
+def parse_move(*, notation: str) -> Move:
+    try:
+        return Move.from_notation(notation)
+    except IllegalMoveError as error:
+        raise ServiceError(error.code, field="move", move=notation) from error
+
+
+def record(*, game: Game, board: Board, move: Move) -> None:
+    """Check ``move`` with the engine, play it on ``board`` and append it to the record."""
+    try:
+        board.check_move(move)
+    except IllegalMoveError as error:
+        raise ServiceError(error.code, field="move", move=str(move)) from error
+    color = board.turn
+    flipped = [] if move.is_pass else [str(square) for square in board.flips_for(move)]
+    board.push(move)
+    MoveRecord.objects.create(
+        game=game, ply=game.ply, notation=str(move), color=color, flipped=flipped
+    )
+    game.ply += 1
+    game.position = board.to_text()
+
+
+def settle(*, game: Game, board: Board) -> None:
+    """G5: record the compulsory passes that follow, then end the game if nobody can move."""
+    while not board.is_game_over() and board.legal_moves == [PASS]:
+        record(game=game, board=board, move=PASS)
+    outcome = board.outcome()
+    if outcome is not None:
+        finish(game=game, result=presenters.finished_result(game, outcome))
+
+
+def finish(*, game: Game, result: presenters.GameResult) -> None:
+    """End the game with ``result`` and tell the other apps (``game_finished``, e.g. ratings)."""
+    game.status = Game.Status.FINISHED
+    game.result = result
+    game.hint = None
+    seats = tuple(
+        FinishedSeat(
+            color=COLOR_NAMES[seat.color],
+            cpu_level=seat.level if seat.kind == Seat.Kind.CPU else None,
+            user_id=seat.user_id,
+        )
+        for seat in game.seats.all()
+    )
+    finished = FinishedGame(
+        game_id=game.pk,
+        hot_seat=game.mode == Game.Mode.LOCAL,
+        seats=seats,
+        winner=None if result["draw"] else result["winner"],
+    )
+    game_finished.send(sender=Game, finished=finished)

@@ -1,0 +1,71 @@
+"""The steps every game service shares: lock the game, check the player's seat and the game's
+status, and commit a change (version, the CPU's turn, the saved fields, the event)."""
+
+import random
+import secrets
+from collections.abc import Iterable
+
+from django.utils import timezone
+
+from ai_worker.engine import COLOR_NAMES, Board
+from games import selectors
+from games.identity import Player
+from games.models import Game
+from games.services import events
+from games.shared.errors import Forbidden, NotFound, ServiceError
+
+
+def locked_game(*, game_id: int) -> Game:
+    """The game row, locked until the transaction ends, with its seats."""
+    games = Game.objects.select_for_update().prefetch_related(selectors.SEATS)
+    found = games.filter(pk=game_id).first()
+    if found is None:
+        raise NotFound("not_found")
+    return found
+
+
+def colors_of(*, game: Game, player: Player) -> set[int]:
+    """The colours the player holds in the game; ``Forbidden`` when they hold none."""
+    mine = {seat.color for seat in game.seats.all() if player.holds(seat)}
+    if not mine:
+        raise Forbidden("not_your_seat")
+    return mine
+
+
+def require_active(*, game: Game) -> None:
+    if game.status == Game.Status.FINISHED:
+        raise ServiceError("game_over")
+    if game.status == Game.Status.WAITING:
+        raise ServiceError("waiting_for_players")
+
+
+def color_index(*, color: str, players: int, rng: random.Random | None = None) -> int:
+    """The index of a colour name; "random" picks one with ``rng`` where it is allowed."""
+    if color == "random" and rng is not None:
+        return rng.randrange(players)
+    names = COLOR_NAMES[:players]
+    if color not in names:
+        raise ServiceError("bad_color", field="color", colors=", ".join(names), players=players)
+    return names.index(color)
+
+
+def new_seed() -> int:
+    return secrets.randbits(31)
+
+
+def commit(*, game: Game, board: Board, kind: str, fields: Iterable[str] = ()) -> None:
+    """Store a change of ``game`` (whose position is ``board``) and announce it as ``kind``.
+
+    Saves ``fields`` with the new version (and ``cpu_queued_at`` when the CPU is now to move,
+    whose search is queued), then publishes the state; both leave on commit.
+    """
+    changed = {*fields, "version", "updated_at"}
+    if selectors.cpu_to_move(game, board):
+        game.cpu_queued_at = timezone.now()
+        changed.add("cpu_queued_at")
+        events.send_search(
+            task=events.CPU_MOVE_TASK, game=game, level=selectors.level_to_move(game, board)
+        )
+    game.version += 1
+    game.save(update_fields=sorted(changed))
+    events.publish(game=game, kind=kind, board=board)

@@ -1,0 +1,1 @@
+"""Pieces every app of the site shares: the one error hierarchy and the API's common parts."""

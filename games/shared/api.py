@@ -1,0 +1,139 @@
+"""The API's shared parts: the error envelope ``{"error": {"code", "message", "field"}}``, its
+exception handler and schema, the strict input serializer and input validation."""
+
+from collections.abc import Mapping
+from typing import Any, ClassVar, get_type_hints
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404, HttpRequest, JsonResponse
+from django.utils.translation import gettext
+from rest_framework import exceptions, serializers
+from rest_framework.response import Response
+from rest_framework.views import exception_handler
+
+from games.shared.errors import MESSAGES, RateLimited, ServiceError
+
+ErrorBody = dict[str, dict[str, str | None]]
+
+
+def error_body(code: str, message: str, field: str | None = None) -> ErrorBody:
+    """The error document: a machine-readable code, a human message, the field at fault.
+
+    Input echoed in the message or field (a lone surrogate is valid JSON but not UTF-8) is
+    written as an escape, so the answer can always be encoded.
+    """
+    return {
+        "error": {
+            "code": code,
+            "message": _encodable(message),
+            "field": None if field is None else _encodable(field),
+        }
+    }
+
+
+def _encodable(text: str) -> str:
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """The API's exception handler (``REST_FRAMEWORK["EXCEPTION_HANDLER"]``).
+
+    Service errors and DRF's own exceptions (Django's 404 and PermissionDenied included) become
+    ``error_body`` with their status and headers (``Retry-After``, ``WWW-Authenticate``);
+    anything else propagates (a 500).
+    """
+    if isinstance(exc, ServiceError):
+        response = Response(error_body(exc.code, exc.message, exc.field), status=exc.status_code)
+        if isinstance(exc, RateLimited):
+            response["Retry-After"] = str(exc.retry_after)
+        return response
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    answer = exception_handler(exc, context)  # DRF's status, headers and rollback
+    if answer is None or not isinstance(exc, exceptions.APIException):
+        return None
+    if isinstance(exc, exceptions.ParseError):
+        answer.data = error_body("malformed_json", str(exc.detail))
+    else:
+        field, detail = _first_error(exc.detail)
+        code = getattr(detail, "code", None) or exc.default_code
+        answer.data = error_body(str(code), str(detail), field)
+    return answer
+
+
+def _first_error(detail: object, path: tuple[str, ...] = ()) -> tuple[str | None, object]:
+    """The dotted field path (``variant``, ``seats.1.level``) and message of the first error."""
+    if isinstance(detail, dict):
+        key, value = next(iter(detail.items()))
+        if key == "non_field_errors":
+            return _first_error(value, path)
+        return _first_error(value, (*path, str(key)))
+    if isinstance(detail, list):
+        for index, item in enumerate(detail):
+            if item:
+                nested = isinstance(item, dict | list)
+                return _first_error(item, (*path, str(index)) if nested else path)
+    return (".".join(path) or None), detail
+
+
+class ErrorDetailSerializer(serializers.Serializer[Any]):
+    code = serializers.CharField(help_text="Machine-readable, e.g. stale_ply, url_not_allowed.")
+    message = serializers.CharField(help_text="For people, in the request's language.")
+    field = serializers.CharField(allow_null=True, help_text="The input at fault, or null.")
+
+
+class ErrorSerializer(serializers.Serializer[Any]):
+    """Every API error: ``{"error": {"code", "message", "field"}}``."""
+
+    error = ErrorDetailSerializer()
+
+
+def with_errors(success: Mapping[int, object], *statuses: int) -> dict[int, object]:
+    """OpenAPI responses: ``success`` plus the error statuses, all in the error shape."""
+    return dict(success) | dict.fromkeys(statuses, ErrorSerializer)
+
+
+class StrictSerializer(serializers.Serializer[Any]):
+    """An input serializer that rejects keys it does not know (a typo must not be ignored)."""
+
+    def to_internal_value(self, data: object) -> Any:
+        if isinstance(data, Mapping):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                message = str(MESSAGES["unknown_field"])
+                raise serializers.ValidationError(
+                    {unknown[0]: [serializers.ErrorDetail(message, code="unknown_field")]}
+                )
+        return super().to_internal_value(data)
+
+
+def validated(serializer_class: type[serializers.Serializer[Any]], data: object) -> Any:
+    """The serializer's validated data; a ``ValidationError`` (a 400) when the input is bad."""
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def unknown_endpoint(request: HttpRequest, path: str) -> JsonResponse:
+    """Any other address under ``/api/``: a JSON 404 (not the HTML page, not a slash redirect)."""
+    message = gettext("No API endpoint here; API addresses end with a slash.")
+    return JsonResponse(error_body("not_found", message), status=404)
+
+
+class ShapeSerializer(serializers.Serializer[Any]):
+    """An output serializer that documents a typed shape (``shape``, a ``TypedDict``) in the
+    schema: its fields must be exactly the shape's keys, or the class cannot be defined."""
+
+    shape: ClassVar[type]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        fields = set(cls._declared_fields)
+        keys = set(get_type_hints(cls.shape))
+        if fields != keys:
+            raise TypeError(
+                f"{cls.__name__} does not match {cls.shape.__name__}: "
+                f"missing {sorted(keys - fields)}, extra {sorted(fields - keys)}"
+            )

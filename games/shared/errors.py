@@ -1,0 +1,159 @@
+"""The one error hierarchy of every service and API endpoint (games, accounts, community).
+
+A service raises ``ServiceError`` or one of its status classes with a stable ``code``; the
+message is looked up by that code in ``MESSAGES`` and translated when it is read, so a client
+gets it in the request's language (``Accept-Language``, or the language chosen on the site).
+``games.shared.api.api_exception_handler`` answers every one as ``{"error": {"code", "message",
+"field"}}`` with the class's HTTP status.
+"""
+
+from collections.abc import Mapping
+from typing import ClassVar
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+MESSAGES: Mapping[str, Promise] = {
+    # requests
+    "unknown_field": _("Unknown field."),
+    # games and rooms
+    "not_found": _("This game or room does not exist."),
+    "invalid": _("The variant must be a JSON object."),
+    "bad_variant": _("The variant setting “%(setting)s” is not allowed: %(detail)s."),
+    "bad_color": _("Choose one of %(colors)s or random for a %(players)d-player game."),
+    "seat_count": _("A %(players)d-player game needs %(players)d seats, not %(seats)d."),
+    "no_person_seat": _("A room needs at least one person's seat."),
+    "seat_taken": _("The %(color)s seat is already taken."),
+    "room_full": _("Every seat of this room is taken."),
+    "not_your_seat": _("You do not have a seat in this game."),
+    "game_not_finished": _("A rematch starts after the game has ended."),
+    "stale_ply": _("The game is at move %(ply)d, not %(sent)d: reload the game."),
+    "not_your_turn": _("It is not your turn: %(color)s is to move."),
+    "game_over": _("The game is over."),
+    "waiting_for_players": _("The game starts when every seat is taken."),
+    "undo_not_available": _("Undo is not available in online rooms."),
+    "undo_disabled": _("Undo was not enabled when this game was set up."),
+    "nothing_to_undo": _("You have no move to take back."),
+    "hint_not_available": _("Hints are not available in online rooms."),
+    "takeover_not_available": _("Only room games have absent players."),
+    "not_an_opponent": _("The %(color)s seat is not another person's."),
+    "player_present": _("The %(color)s player is connected."),
+    "player_recently_left": _(
+        "The %(color)s player left %(away)d s ago; the CPU may take over after %(limit)d s."
+    ),
+    # moves the engine refuses (the engine's codes)
+    "bad_square": _("%(move)s is not a square of this board."),
+    "wall": _("%(move)s is a blocked cell."),
+    "occupied": _("%(move)s is already taken."),
+    "no_flips": _("%(move)s flips no disc."),
+    "not_adjacent": _("%(move)s is not next to a disc."),
+    "cannot_pass": _("You have a legal move, so you cannot pass."),
+    "must_pass": _("You have no legal move and must pass."),
+    # accounts
+    "player_not_found": _("There is no player %(username)s."),
+    "weak_password": _("Choose another password: %(reasons)s"),
+    "username_taken": _("This username is taken."),
+    "invalid_credentials": _("Wrong username or password."),
+    # community
+    "invalid_rating": _("Choose one of: %(choices)s."),
+    "invalid_action": _("Unknown moderation action."),
+    "invalid_state": _("This action does not apply now: the %(what)s is %(status)s."),
+    "no_open_reports": _("This comment has no open reports."),
+    "not_moderator": _("Only moderators may do this."),
+    "comment_not_found": _("No such comment."),
+    "bug_report_not_found": _("No such bug report."),
+    "rate_limited": _(
+        "Too many posts: at most %(count)d in %(seconds)d seconds. Please wait a little."
+    ),
+    # comment rules (games.community.text_rules)
+    "empty": _("Please write something first."),
+    "too_long": _("Too long: at most %(limit)d characters (this one has %(length)d)."),
+    "too_many_lines": _("Too many lines: at most %(limit)d."),
+    "email_not_allowed": _("E-mail addresses are not allowed (rule: no contact details)."),
+    "url_not_allowed": _(
+        "Links and web addresses are not allowed (rule: no URLs, in any spelling)."
+    ),
+    "phone_not_allowed": _("Phone numbers are not allowed (rule: no contact details)."),
+    "address_not_allowed": _(
+        "Addresses are not allowed (rule: no real names, schools or addresses)."
+    ),
+    "school_not_allowed": _(
+        "Names of schools and classes are not allowed (rule: no real names, schools or addresses)."
+    ),
+    "contact_not_allowed": _(
+        "Messenger and social media IDs are not allowed (rule: no contact details)."
+    ),
+    "blocked_word": _("The word “%(word)s” is not allowed (rule: no abusive words)."),
+}
+
+COLOR_LABELS: Mapping[str, Promise] = {
+    "black": pgettext_lazy("disc colour", "Black"),
+    "white": pgettext_lazy("disc colour", "White"),
+    "red": pgettext_lazy("disc colour", "Red"),
+    "green": pgettext_lazy("disc colour", "Green"),
+}
+
+
+class ServiceError(Exception):
+    """A request a service refuses (HTTP 400): a stable ``code``, the ``field`` at fault.
+
+    ``params`` fill the code's message; a colour name given as ``color`` is translated too.
+    """
+
+    status_code: ClassVar[int] = 400
+
+    def __init__(self, code: str, *, field: str | None = None, **params: object) -> None:
+        if code not in MESSAGES:
+            raise KeyError(f"no message for the error code {code!r}")
+        super().__init__(code)
+        self.code = code
+        self.field = field
+        self.params = params
+
+    @property
+    def message(self) -> str:
+        """The message in the active language."""
+        template = str(MESSAGES[self.code])
+        if not self.params:
+            return template
+        params = {name: _translated_param(name, value) for name, value in self.params.items()}
+        return template % params
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def _translated_param(name: str, value: object) -> object:
+    if name == "color" and isinstance(value, str) and value in COLOR_LABELS:
+        return str(COLOR_LABELS[value])
+    return str(value) if isinstance(value, Promise) else value
+
+
+class Forbidden(ServiceError):
+    """The request's player may not do this (HTTP 403)."""
+
+    status_code = 403
+
+
+class NotFound(ServiceError):
+    """The thing asked for does not exist, or is not visible to this player (HTTP 404)."""
+
+    status_code = 404
+
+
+class Conflict(ServiceError):
+    """The request was based on a state that has changed, or does not apply to the object's
+    current state (HTTP 409)."""
+
+    status_code = 409
+
+
+class RateLimited(ServiceError):
+    """Too many requests in a time window (HTTP 429, with ``Retry-After: retry_after``)."""
+
+    status_code = 429
+
+    def __init__(self, *, retry_after: int, count: int, seconds: int) -> None:
+        super().__init__("rate_limited", count=count, seconds=seconds)
+        self.retry_after = retry_after
