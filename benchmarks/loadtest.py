@@ -100,7 +100,7 @@ async def play_game(
             state = first["state"]
             while state["status"] == "active" and time.perf_counter() < deadline:
                 ply = state["ply"]
-                notation = rng.choice(state["legal_moves"])
+                notation = rng.choice(sorted(state["legal_moves"]))  # move -> its flips
                 sent = time.perf_counter()
                 response = await http.post(
                     f"/api/games/{game_id}/moves/", json={"move": notation, "ply": ply}
