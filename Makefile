@@ -91,7 +91,7 @@ test-slow: install-dev
 	$(BIN)/pytest -m "slow and not marathon"
 
 bench: install
-	$(PY) -m ai_worker bench
+	$(PY) -m benchmarks.engine
 
 clean:
 	rm -rf $(VENV) node_modules staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis \

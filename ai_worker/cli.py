@@ -28,6 +28,11 @@ def add_perft(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -
         help="count the leaves of the move tree (a forced pass is a ply, an ended game a leaf)",
     )
     perft.add_argument("--depth", type=int, required=True, help="plies to look ahead")
+    perft.add_argument(
+        "--reference",
+        action="store_true",
+        help="count with the pure-Python rules engine (slow) instead of the numba kernels",
+    )
     _add_position_options(perft)
     perft.set_defaults(handler=run_perft)
 
@@ -38,7 +43,12 @@ def run_perft(args: argparse.Namespace) -> int:
     board = _position(args)
     if isinstance(board, str):
         return _fail(board)
-    print(board.perft(args.depth))
+    if args.reference:
+        print(board.perft(args.depth))
+    else:
+        from ai_worker.fast.api import perft
+
+        print(perft(board, args.depth))
     return 0
 
 
@@ -84,7 +94,8 @@ def add_play(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") ->
 
 
 def run_play(args: argparse.Namespace) -> int:
-    from ai_worker.search import LEVELS, choose_move
+    from ai_worker.levels import LEVELS
+    from ai_worker.search import choose_move
 
     if args.level not in LEVELS:
         return _fail(f"--level must be one of {', '.join(LEVELS)}")
@@ -100,39 +111,6 @@ def run_play(args: argparse.Namespace) -> int:
         f"{kind} {result.score:+.2f}, depth {result.depth}, {result.nodes} nodes,"
         f" {result.elapsed:.3f} s, pv {' '.join(str(m) for m in result.pv)}"
     )
-    return 0
-
-
-def add_bench(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    bench = commands.add_parser("bench", help="engine speed figures (medians) and matches")
-    bench.add_argument("--runs", type=int, default=3, help="runs per figure (median)")
-    bench.add_argument("--ffo", default="40-44", help="FFO positions to solve, e.g. 40-44")
-    bench.add_argument(
-        "--match", default="", help="instead: play levels, e.g. strong:normal,normal:easy"
-    )
-    bench.add_argument("--games", type=int, default=40, help="games per match")
-    bench.add_argument("--time", type=float, default=None, help="seconds per move in matches")
-    bench.set_defaults(handler=run_bench_command)
-
-
-def run_bench_command(args: argparse.Namespace) -> int:
-    from ai_worker.bench import play_match, run_bench
-    from ai_worker.search import LEVELS
-
-    if args.match:
-        for pairing in _split(args.match):
-            first, _, second = pairing.partition(":")
-            if first not in LEVELS or second not in LEVELS:
-                return _fail(f"--match: {pairing!r} is not level:level")
-            result = play_match(first, second, args.games, time_limit=args.time)
-            print(
-                f"{first} vs {second}: {result.wins} wins, {result.draws} draws,"
-                f" {result.losses} losses ({100 * result.score:.0f}%)"
-            )
-        return 0
-    low, _, high = args.ffo.partition("-")
-    numbers = list(range(int(low), int(high or low) + 1)) if low else []
-    run_bench(numbers, args.runs)
     return 0
 
 
@@ -186,7 +164,6 @@ def build_parser() -> argparse.ArgumentParser:
     add_perft(commands)
     add_solve(commands)
     add_play(commands)
-    add_bench(commands)
     return parser
 
 

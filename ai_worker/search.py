@@ -24,27 +24,21 @@ iteration, so a legal move comes back even from a tiny time limit. Randomness co
 same depth (always for easy and normal).
 """
 
+import json
 import random
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from ai_worker.engine import PASS, Board, Move, Variant
 from ai_worker.engine.records import read_obf
-from ai_worker.fast import bitboard, endgame, generic, midgame
-from ai_worker.fast.evaluation import WIN_SCORE
-from ai_worker.fast.geometry import Geometry, bitboards_of, cells_of, geometry_of
-from ai_worker.fast.searchstate import (
-    ABORTED,
-    BEST,
-    DEADLINE,
-    NO_SQUARE,
-    NODES,
-    new_stats,
-    new_table,
-    table_slot,
-)
+from ai_worker.fast import generic
+from ai_worker.fast.api import Position, Searcher, SearchTables, root_order
+from ai_worker.fast.evaluation import HAND_WEIGHTS, HEURISTIC_LIMIT, INF, WIN_SCORE
+from ai_worker.fast.geometry import Geometry, cells_of, geometry_of
+from ai_worker.fast.searchstate import ABORTED, DEADLINE, NODES, new_stats
 from ai_worker.levels import EASY, LEVELS, NORMAL, STRONG
 
 DEFAULT_TIME_LIMIT = {EASY: 0.5, NORMAL: 2.0, STRONG: 1.5}
@@ -54,11 +48,27 @@ NORMAL_EXACT_EMPTIES = 10
 NORMAL_SLIP = 0.15
 NORMAL_SLIP_MARGIN = 400
 STRONG_EXACT_EMPTIES = 20
-STRONG_MIDGAME_SHARE = 0.2
+STRONG_MIDGAME_SHARE = 0.1
+ANALYSIS_TIME_LIMIT = 5.0
+ASPIRATION_WINDOW = 150  # hundredths of a disc either side of the previous iteration's value
 MAX_DEPTH = 60
-_TABLE_BITS = 18
-_SHALLOW_TABLE_BITS = 16
+_NORMAL_TABLE_BITS = 16
+_DATA = Path(__file__).resolve().parent / "data"
+
+
+def _load_cuts(name: str) -> np.ndarray:
+    """Multi-ProbCut's fit for an evaluation (``python -m benchmarks.fit_probcut``)."""
+    fitted = json.loads((_DATA / f"probcut-{name}.json").read_text())
+    return np.ascontiguousarray(fitted["cuts"], dtype=np.float64)
+
+
+# strong's midgame search: the hand-written evaluation and its Multi-ProbCut fit.
+STRONG_WEIGHTS = HAND_WEIGHTS
+STRONG_CUTS = _load_cuts("hand")
 _NEAR_END = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X"  # FFO #40
+
+# (square, value, depth, exact, principal variation) as the searches below find them.
+_Found = tuple[int, int, int, bool, list[Move]]
 
 
 @dataclass(frozen=True)
@@ -66,7 +76,8 @@ class SearchResult:
     """A chosen move and the figures of the search behind it.
 
     ``score`` is for the side to move: the final disc difference when ``exact``, otherwise the
-    evaluation in discs. ``depth`` is the last finished search depth in plies.
+    evaluation in discs. ``depth`` is the last finished search depth in plies (the number of
+    empties for an exact solve); ``pv`` starts with ``move``.
     """
 
     move: Move
@@ -76,6 +87,40 @@ class SearchResult:
     nodes: int
     exact: bool
     elapsed: float
+
+
+@dataclass(frozen=True)
+class MoveScore:
+    """One legal move and its value for the side to move: the final disc difference of perfect
+    play after it when ``exact``, otherwise the search's evaluation in discs."""
+
+    move: Move
+    score: float
+    exact: bool
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The value of every legal move of a position, best first. ``depth`` is the depth in
+    plies every move was searched to (the number of empties when ``exact``)."""
+
+    moves: list[MoveScore]
+    depth: int
+    exact: bool
+    nodes: int
+    elapsed: float
+
+
+_worker_tables: SearchTables | None = None
+
+
+def worker_tables() -> SearchTables:
+    """The transposition tables of this process, kept from one strong search to the next
+    (fixed size, about 50 MiB; older searches' entries are replaced first)."""
+    global _worker_tables
+    if _worker_tables is None:
+        _worker_tables = SearchTables()
+    return _worker_tables
 
 
 def choose_move(
@@ -97,8 +142,10 @@ def choose_move(
     if level == EASY:
         move = _easy_move(board, legal, rng)
         return SearchResult(move, 0.0, [move], 0, 0, False, time.monotonic() - started)
-    if board.variant.players == 2 and board.variant.board == "8x8":
-        searcher = _BitboardSearch(board, deadline_ns)
+    searcher: _BitboardSearch | _GenericSearch
+    if _is_bitboard(board):
+        tables = worker_tables() if level == STRONG else _fresh_tables()
+        searcher = _BitboardSearch(board, deadline_ns, tables)
     else:
         searcher = _GenericSearch(board, deadline_ns)
     found = searcher.normal(rng) if level == NORMAL else searcher.strong(rng)
@@ -109,24 +156,91 @@ def choose_move(
     return SearchResult(move, score, pv, depth, nodes, exact, time.monotonic() - started)
 
 
-def solve_endgame(board: Board, *, time_limit: float) -> SearchResult | None:
+def analyse(
+    board: Board,
+    *,
+    time_limit: float = ANALYSIS_TIME_LIMIT,
+    max_depth: int | None = None,
+    exact: bool = True,
+) -> Analysis:
+    """Score every legal move of ``board`` for the side to move (strong's evaluation).
+
+    Every move is searched to the same depth, deeper and deeper until ``max_depth`` plies (no
+    limit by default) or ``time_limit`` seconds; then, with ``exact`` and time left, every move
+    is solved to the end (8x8 two-player positions, or any 2-player board once the depth
+    reaches the end). The answer holds the last depth finished for all moves; before the first
+    one finishes, every move scores 0 at depth 0. A forced pass is scored by analysing the
+    position after it; the free opening's placements all score 0.
+    """
+    legal = board.legal_moves
+    if not legal:
+        raise ValueError("the game is over: there is no move to analyse")
+    if max_depth is not None and max_depth < 1:
+        raise ValueError("max_depth must be 1 or more")
+    started = time.monotonic()
+    deadline_ns = time.monotonic_ns() + int(max(time_limit, 0.0) * 1e9)
+    if legal == [PASS]:
+        after = board.copy()
+        after.push(PASS)
+        reply = analyse(after, time_limit=time_limit, max_depth=max_depth, exact=exact)
+        best = reply.moves[0]
+        moves = [MoveScore(PASS, -best.score, best.exact)]
+        return Analysis(moves, reply.depth, reply.exact, reply.nodes, time.monotonic() - started)
+    if board.in_placement_phase:
+        moves = [MoveScore(move, 0.0, False) for move in legal]
+        return Analysis(moves, 0, False, 0, time.monotonic() - started)
+    searcher: _BitboardSearch | _GenericSearch
+    if _is_bitboard(board):
+        searcher = _BitboardSearch(board, deadline_ns, worker_tables())
+    else:
+        searcher = _GenericSearch(board, deadline_ns)
+    limit = board.empties() if max_depth is None else min(max_depth, board.empties())
+    found: tuple[list[tuple[int, int]], int, bool] | None = None
+    for depth in range(1, limit + 1):
+        values = searcher.move_values(depth)
+        if values is None:
+            break
+        found = values, depth, searcher.is_exact(depth)
+    if exact and isinstance(searcher, _BitboardSearch) and not (found and found[2]):
+        values = searcher.exact_move_values()
+        if values is not None:
+            found = values, board.empties(), True
+    if found is None:
+        found = [(square, 0) for square in searcher.root_squares()], 0, False
+    values, depth, solved = found
+    width = board.width
+    moves = [
+        MoveScore(_move_of(square, width), searcher.to_discs(value, solved), solved)
+        for square, value in sorted(values, key=lambda sv: -sv[1])
+    ]
+    nodes = int(searcher.stats[NODES])
+    return Analysis(moves, depth, solved, nodes, time.monotonic() - started)
+
+
+def solve_endgame(
+    board: Board, *, time_limit: float, tables: SearchTables | None = None
+) -> SearchResult | None:
     """The exact solution of an 8x8 two-player position (best move, final disc difference for
     the side to move), or None when ``time_limit`` seconds are not enough. A forced pass is
-    solved too (the move is PASS)."""
-    if board.variant.players != 2 or board.variant.board != "8x8":
+    solved too (the move is PASS). ``tables`` (default: this process's) may hold what earlier
+    searches found."""
+    if not _is_bitboard(board):
         raise ValueError("the exact solver handles 8x8 two-player positions")
     if board.is_game_over():
         raise ValueError("the game is over: there is no move to choose")
     started = time.monotonic()
-    searcher = _BitboardSearch(board, time.monotonic_ns() + int(time_limit * 1e9))
+    deadline_ns = time.monotonic_ns() + int(time_limit * 1e9)
+    searcher = _BitboardSearch(board, deadline_ns, worker_tables() if tables is None else tables)
     solved = searcher.solve()
     if solved is None:
         return None
-    square, value = solved
-    move = PASS if square == NO_SQUARE else _move_of(square, 8)
-    nodes = int(searcher.stats[NODES])
+    value, square = solved
+    move = PASS if square is None else _move_of(square, 8)
+    pv = [move] if square is None else searcher._principal_variation(square, board.empties(), True)
     elapsed = time.monotonic() - started
-    return SearchResult(move, float(value), [move], board.empties(), nodes, True, elapsed)
+    return SearchResult(
+        move, float(value), pv, board.empties(), searcher.searcher.nodes, True, elapsed
+    )
 
 
 def warmup() -> float:
@@ -152,6 +266,15 @@ def warmup() -> float:
     return time.monotonic() - started
 
 
+def _is_bitboard(board: Board) -> bool:
+    return board.variant.players == 2 and board.variant.board == "8x8"
+
+
+def _fresh_tables() -> SearchTables:
+    bits = _NORMAL_TABLE_BITS
+    return SearchTables(midgame_bits=bits, endgame_bits=bits, shallow_bits=bits - 4)
+
+
 def _easy_move(board: Board, legal: list[Move], rng: random.Random) -> Move:
     if rng.random() < EASY_RANDOM:
         return rng.choice(legal)
@@ -166,9 +289,9 @@ def _move_of(square: int, width: int) -> Move:
 
 def _discs(value: int) -> float:
     """Search value (hundredths of a disc, wins offset by ``WIN_SCORE``) in discs."""
-    if value >= WIN_SCORE - 1000 + 1:
+    if value > HEURISTIC_LIMIT:
         value -= WIN_SCORE
-    elif value <= -WIN_SCORE + 1000 - 1:
+    elif value < -HEURISTIC_LIMIT:
         value += WIN_SCORE
     return value / 100
 
@@ -185,41 +308,41 @@ def _pick(values: list[tuple[int, int]], rng: random.Random, slip: bool) -> tupl
 
 
 class _BitboardSearch:
-    """Searches of an 8x8 two-player position with the bitboard kernels."""
+    """Searches of an 8x8 two-player position with the bitboard kernels (``fast.api``)."""
 
-    def __init__(self, board: Board, deadline_ns: int) -> None:
-        self.player, self.opponent, self.walls = bitboards_of(board.rows(), board.turn)
-        self.anti = int(board.variant.anti)
+    def __init__(self, board: Board, deadline_ns: int, tables: SearchTables) -> None:
+        self.position = Position.of(board)
         self.empties = board.empties()
-        self.stats = new_stats(deadline_ns)
-        self.table = new_table(_TABLE_BITS)
+        self.tables = tables
+        self.searcher = Searcher(deadline_ns, tables)
+        self.stats = self.searcher.stats
 
-    def _run(self, kernel, *args) -> int | None:
-        """Run one kernel call; None when it hit the deadline."""
-        if time.monotonic_ns() >= self.stats[DEADLINE]:
-            return None
-        value = kernel(*args)
-        return None if self.stats[ABORTED] else int(value)
+    def _children(self) -> list[tuple[int, Position]]:
+        return [(square, self.position.play(square)) for square in root_order(self.position)]
 
-    def _root_order(self):
-        """The legal squares, best-first by the static evaluation."""
-        return midgame.root_order(self.player, self.opponent, self.walls, self.anti, NO_SQUARE)
+    def root_squares(self) -> list[int]:
+        return root_order(self.position)
 
-    def _children(self):
-        for square in self._root_order():
-            f = bitboard.flips(self.player, self.opponent, square)
-            bit = np.uint64(1) << np.uint64(square)
-            yield int(square), self.opponent ^ f, self.player | f | bit
+    def is_exact(self, depth: int) -> bool:
+        """Whether a ``depth``-ply midgame value is exact: never (evaluation scale)."""
+        return False
+
+    def to_discs(self, value: int, exact: bool) -> float:
+        """A value of ``move_values`` (or, ``exact``, of ``exact_move_values``) in discs."""
+        return float(value) if exact else _discs(value)
+
+    def move_values(self, depth: int) -> list[tuple[int, int]] | None:
+        """(square, value) of every root move searched ``depth`` plies; None at the deadline."""
+        return self._midgame_values(depth)
+
+    def exact_move_values(self) -> list[tuple[int, int]] | None:
+        """(square, exact final disc difference) of every root move; None at the deadline."""
+        return self._exact_values()
 
     def _exact_values(self) -> list[tuple[int, int]] | None:
-        exact_table = new_table(_TABLE_BITS)
-        shallow = new_table(_SHALLOW_TABLE_BITS)
         values = []
-        for square, p, o in self._children():
-            value = self._run(
-                endgame.solve, p, o, self.walls, self.anti, -64, 64, np.int64(0),
-                self.stats, exact_table, shallow,
-            )  # fmt: skip
+        for square, child in self._children():
+            value = self.searcher.exact(child)
             if value is None:
                 return None
             values.append((square, -value))
@@ -227,17 +350,14 @@ class _BitboardSearch:
 
     def _midgame_values(self, depth: int) -> list[tuple[int, int]] | None:
         values = []
-        for square, p, o in self._children():
-            value = self._run(
-                midgame.pvs, p, o, self.walls, self.anti, depth - 1, -midgame.INF, midgame.INF,
-                np.int64(0), self.stats, self.table,
-            )  # fmt: skip
+        for square, child in self._children():
+            value = self.searcher.midgame(child, depth - 1)
             if value is None:
                 return None
             values.append((square, -value))
         return values
 
-    def normal(self, rng: random.Random):
+    def normal(self, rng: random.Random) -> _Found:
         if self.empties <= NORMAL_EXACT_EMPTIES:
             values = self._exact_values()
             if values is not None:
@@ -255,66 +375,79 @@ class _BitboardSearch:
         square, value = _pick(values, rng, rng.random() < NORMAL_SLIP)
         return square, value, depth, False, [_move_of(square, 8)]
 
-    def strong(self, rng: random.Random):
+    def strong(self, rng: random.Random) -> _Found:
+        """Iterative deepening; with ``STRONG_EXACT_EMPTIES`` or fewer empties, an exact solve
+        first tried in a short share of the time (a table kept from the previous moves often
+        answers at once), then a midgame search for a fallback move, then the solve again in
+        the time left (the first try's work stays in the table)."""
+        searcher = self.searcher
         started = time.monotonic_ns()
-        deadline = int(self.stats[DEADLINE])
-        if self.empties <= STRONG_EXACT_EMPTIES:
-            self.stats[DEADLINE] = started + int((deadline - started) * STRONG_MIDGAME_SHARE)
+        deadline = searcher.deadline_ns
+        share = int((deadline - started) * STRONG_MIDGAME_SHARE)
+        solving = self.empties <= STRONG_EXACT_EMPTIES
+        if solving:
+            searcher.deadline_ns = started + share
+            solved = searcher.exact_root(self.position)
+            if solved is not None and solved[1] is not None:
+                return self._exact_answer(solved[0], solved[1])
+            searcher.deadline_ns = time.monotonic_ns() + share
         found = None
         for depth in range(1, min(MAX_DEPTH, self.empties) + 1):
-            value = self._run(
-                midgame.pvs_root, self.player, self.opponent, self.walls, self.anti, depth,
-                -midgame.INF, midgame.INF, self.stats, self.table,
-            )  # fmt: skip
-            if value is None:
+            searched = self._aspiration(depth, None if found is None else found[1])
+            if searched is None:
                 break
-            found = int(self.stats[BEST]), value, depth, False
-        self.stats[DEADLINE] = deadline
-        if self.empties <= STRONG_EXACT_EMPTIES:
-            solved = self.solve()
-            if solved is not None:
-                found = *solved, self.empties, True
+            found = searched[1], searched[0], depth
+        searcher.deadline_ns = deadline
+        if solving:
+            solved = searcher.exact_root(self.position)
+            if solved is not None and solved[1] is not None:
+                return self._exact_answer(solved[0], solved[1])
         if found is None:
             return self._fallback()
-        square, value, depth, exact = found
-        return square, value, depth, exact, self._principal_variation(square, depth)
+        square, value, depth = found
+        return square, value, depth, False, self._principal_variation(square, depth, False)
 
-    def solve(self) -> tuple[int, int] | None:
-        """(best square, exact final disc difference), or None at the deadline."""
-        value = self._run(
-            endgame.solve_root, self.player, self.opponent, self.walls, self.anti, -64, 64,
-            self.stats, new_table(), new_table(_SHALLOW_TABLE_BITS),
-        )  # fmt: skip
-        return None if value is None else (int(self.stats[BEST]), value)
+    def _exact_answer(self, value: int, square: int) -> _Found:
+        pv = self._principal_variation(square, self.empties, True)
+        return square, value, self.empties, True, pv
 
-    def _fallback(self):
-        square = int(self._root_order()[0])
+    def _aspiration(self, depth: int, guess: int | None) -> tuple[int, int] | None:
+        """(value, best square) of a ``depth``-ply search, first in a window around the
+        previous iteration's value, again in the full window when it falls outside."""
+        search = self.searcher.midgame_root
+        position, weights, cuts = self.position, STRONG_WEIGHTS, STRONG_CUTS
+        if guess is not None:
+            alpha, beta = guess - ASPIRATION_WINDOW, guess + ASPIRATION_WINDOW
+            searched = search(position, depth, alpha, beta, weights=weights, cuts=cuts)
+            if searched is None or alpha < searched[0] < beta:
+                return searched
+        return search(position, depth, weights=weights, cuts=cuts)
+
+    def solve(self) -> tuple[int, int | None] | None:
+        """(exact final disc difference, best square or None for a pass), or None at the
+        deadline."""
+        return self.searcher.exact_root(self.position)
+
+    def _fallback(self) -> _Found:
+        square = root_order(self.position)[0]
         return square, 0, 0, False, [_move_of(square, 8)]
 
-    def _principal_variation(self, square: int, depth: int) -> list[Move]:
-        """The root move, then the best moves the midgame table remembers."""
+    def _principal_variation(self, square: int, depth: int, exact: bool) -> list[Move]:
+        """The root move, then the best moves the table remembers."""
         pv = [_move_of(square, 8)]
-        f = bitboard.flips(self.player, self.opponent, square)
-        bit = np.uint64(1) << np.uint64(square)
-        p, o = self.opponent ^ f, self.player | f | bit
+        position = self.position.play(square)
         while len(pv) < depth:
-            if bitboard.legal_moves(p, o, self.walls) == 0:
-                if bitboard.legal_moves(o, p, self.walls) == 0:
+            if not position.legal_squares():
+                if position.is_over():
                     break
                 pv.append(PASS)
-                p, o = o, p
+                position = position.passed()
                 continue
-            slot = table_slot(p, o, self.table)
-            row = self.table[slot]
-            if row[0] != p or row[1] != o:
+            best = self.tables.best_square(position, exact)
+            if best is None:
                 break
-            square = int((row[2] >> np.uint64(32)) & np.uint64(0xFF))
-            bit = np.uint64(1) << np.uint64(square)
-            if square >= 64 or not bitboard.legal_moves(p, o, self.walls) & bit:
-                break
-            pv.append(_move_of(square, 8))
-            f = bitboard.flips(p, o, square)
-            p, o = o ^ f, p | f | bit
+            pv.append(_move_of(best, 8))
+            position = position.play(best)
         return pv
 
 
@@ -339,12 +472,29 @@ class _GenericSearch:
         sign = -1 if self.anti else 1
         self.moves.sort(key=lambda square: -sign * int(g.weights[square]))
 
-    def _values(self, depth: int, order: list[int], full_window: bool):
+    def root_squares(self) -> list[int]:
+        return list(self.moves)
+
+    def is_exact(self, depth: int) -> bool:
+        """Whether ``depth`` plies reach the end of every line (two players only)."""
+        return depth >= self.empties and self.players == 2
+
+    def move_values(self, depth: int) -> list[tuple[int, int]] | None:
+        """(square, value) of every root move searched ``depth`` plies; None at the deadline."""
+        return self._values(depth, self.moves, True)
+
+    def to_discs(self, value: int, exact: bool) -> float:
+        """A value of ``move_values`` in discs (exact ones are whole disc differences)."""
+        return _discs(value)
+
+    def _values(
+        self, depth: int, order: list[int], full_window: bool
+    ) -> list[tuple[int, int]] | None:
         """(square, value) of the root moves searched ``depth`` plies; None at the deadline."""
         g = self.geometry
         following = (self.player + 1) % self.players
         values = []
-        alpha = -generic.INF
+        alpha = -INF
         for square in order:
             child = self.cells.copy()
             generic.play(child, g.rays, g.ray_lengths, square, self.player)
@@ -353,7 +503,7 @@ class _GenericSearch:
             value = generic.search(
                 child, g.rays, g.ray_lengths, g.adjacent, g.weights, g.corner_of,
                 following, self.player, self.players, self.anti, depth - 1,
-                -generic.INF if full_window else alpha, generic.INF, self.stats,
+                -INF if full_window else alpha, INF, self.stats,
             )  # fmt: skip
             if self.stats[ABORTED]:
                 return None
@@ -361,7 +511,9 @@ class _GenericSearch:
             alpha = max(alpha, int(value))
         return values
 
-    def _deepening(self, max_depth: int, full_window: bool):
+    def _deepening(
+        self, max_depth: int, full_window: bool
+    ) -> tuple[list[tuple[int, int]], int] | None:
         """Iterative deepening to ``max_depth``: the last finished (values, depth)."""
         order = list(self.moves)
         found = None
@@ -376,7 +528,13 @@ class _GenericSearch:
                 break
         return found
 
-    def _answer(self, found, rng: random.Random, slip: bool, full_window: bool = True):
+    def _answer(
+        self,
+        found: tuple[list[tuple[int, int]], int] | None,
+        rng: random.Random,
+        slip: bool,
+        full_window: bool = True,
+    ) -> _Found:
         if found is None:
             return self.moves[0], 0, 0, False, [_move_of(self.moves[0], self.geometry.width)]
         values, depth = found
@@ -389,11 +547,11 @@ class _GenericSearch:
             value = int(round(_discs(value)))
         return square, value, depth, exact, [_move_of(square, self.geometry.width)]
 
-    def normal(self, rng: random.Random):
+    def normal(self, rng: random.Random) -> _Found:
         if self.empties <= NORMAL_EXACT_EMPTIES:
             return self._answer(self._deepening(self.empties, True), rng, False)
         found = self._deepening(NORMAL_DEPTH, True)
         return self._answer(found, rng, rng.random() < NORMAL_SLIP)
 
-    def strong(self, rng: random.Random):
+    def strong(self, rng: random.Random) -> _Found:
         return self._answer(self._deepening(MAX_DEPTH, False), rng, False, full_window=False)

@@ -24,6 +24,7 @@ import sys
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
@@ -32,6 +33,8 @@ from websockets.typing import Origin
 from ai_worker.levels import LEVELS
 
 STAGGER = 0.05
+# A JSON object of the API or the websocket (a game state, an event).
+Message = dict[str, Any]
 
 
 @dataclass
@@ -51,7 +54,7 @@ class GameSocket:
 
     def __init__(self, websocket: ClientConnection) -> None:
         self.websocket = websocket
-        self.messages: asyncio.Queue[tuple[float, dict | None]] = asyncio.Queue()
+        self.messages: asyncio.Queue[tuple[float, Message | None]] = asyncio.Queue()
         self.reader = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
@@ -61,7 +64,7 @@ class GameSocket:
         finally:
             self.messages.put_nowait((time.perf_counter(), None))
 
-    async def next(self, timeout: float) -> tuple[float, dict]:
+    async def next(self, timeout: float) -> tuple[float, Message]:
         try:
             arrived, message = await asyncio.wait_for(self.messages.get(), timeout)
         except TimeoutError:
@@ -118,12 +121,12 @@ async def play_game(
 
 async def wait_for_reply(
     socket: GameSocket, ply: int, sent: float, level: str, deadline: float, figures: Figures
-) -> dict:
+) -> Message:
     """Read events until the player is to move again (or the game ends); note the latencies."""
     own_event_at = None
     while True:
         arrived, message = await socket.next(timeout=max(1.0, deadline - time.perf_counter()) + 60)
-        state = message["state"]
+        state: Message = message["state"]
         if message["type"] != "move" or state["ply"] <= ply:
             continue
         if own_event_at is None:

@@ -7,12 +7,23 @@ and blocked cells (walls break lines and are never playable; 0 on a standard boa
 import numpy as np
 from numba import njit, uint64
 
-from ai_worker.fast.intrinsics import lowest_bit_index, popcount
+from ai_worker.fast.intrinsics import highest_bit_index, lowest_bit_index, popcount
 
 NOT_EDGE_FILES = np.uint64(0x7E7E7E7E7E7E7E7E)
-ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 ZERO = np.uint64(0)
 ONE = np.uint64(1)
+CORNERS = np.uint64(0x8100000000000081)
+# Per corner (a1, h1, a8, h8): the corner, its X square (diagonal) and its C squares (beside it).
+CORNER_SQUARES = np.array([0, 7, 56, 63], dtype=np.int64)
+X_SQUARES = np.array([9, 14, 49, 54], dtype=np.int64)
+C_SQUARES = np.array(
+    [(1 << 1) | (1 << 8), (1 << 6) | (1 << 15), (1 << 48) | (1 << 57), (1 << 55) | (1 << 62)],
+    dtype=np.uint64,
+)
+# The four 4x4 quadrants, for parity ordering.
+QUADRANTS = np.array(
+    [0x0F0F0F0F, 0xF0F0F0F0, 0x0F0F0F0F00000000, 0xF0F0F0F000000000], dtype=np.uint64
+)
 _S1 = np.uint64(1)
 _S2 = np.uint64(2)
 _S7 = np.uint64(7)
@@ -55,39 +66,40 @@ def legal_moves(player, opponent, walls):
     return m & ~(player | opponent | walls)
 
 
-@njit(cache=True, inline="always")
-def _ray_up(x, player, mask, s):
-    t = ZERO
-    y = x << s
-    while y & mask:
-        t |= y
-        y <<= s
-    if y & player:
-        return t
-    return ZERO
+def _ray_masks() -> np.ndarray:
+    """``RAYS[square, d]``: the squares walking from ``square`` (excluded) to the board's edge in
+    direction ``d``; directions 0-3 go to higher bit indices, 4-7 to lower ones."""
+    steps = ((1, 0), (-1, 1), (0, 1), (1, 1), (-1, 0), (1, -1), (0, -1), (-1, -1))
+    rays = np.zeros((64, 8), dtype=np.uint64)
+    for square in range(64):
+        for d, (dc, dr) in enumerate(steps):
+            c, r = square % 8 + dc, square // 8 + dr
+            while 0 <= c < 8 and 0 <= r < 8:
+                rays[square, d] |= np.uint64(1 << (r * 8 + c))
+                c, r = c + dc, r + dr
+    return rays
 
 
-@njit(cache=True, inline="always")
-def _ray_down(x, player, mask, s):
-    t = ZERO
-    y = x >> s
-    while y & mask:
-        t |= y
-        y >>= s
-    if y & player:
-        return t
-    return ZERO
+RAYS = _ray_masks()
 
 
 @njit(cache=True)
 def flips(player, opponent, square):
-    """Bitboard of the opponent discs flipped by ``player`` playing on ``square``."""
-    x = ONE << np.uint64(square)
-    inner = opponent & NOT_EDGE_FILES
-    f = _ray_up(x, player, inner, _S1) | _ray_down(x, player, inner, _S1)
-    f |= _ray_up(x, player, opponent, _S8) | _ray_down(x, player, opponent, _S8)
-    f |= _ray_up(x, player, inner, _S7) | _ray_down(x, player, inner, _S7)
-    f |= _ray_up(x, player, inner, _S9) | _ray_down(x, player, inner, _S9)
+    """Bitboard of the opponent discs flipped by ``player`` playing on ``square``. Along each
+    ray the first square that is not an opponent disc is found with one bit scan; the ray is
+    flipped up to it when it holds a disc of ``player``."""
+    not_opponent = ~opponent
+    f = ZERO
+    for d in range(4):
+        ray = RAYS[square, d]
+        t = ray & not_opponent
+        first = t & (ZERO - t) & player
+        f |= (first - np.uint64(first != ZERO)) & ray
+    for d in range(4, 8):
+        ray = RAYS[square, d]
+        t = (ray & not_opponent) | ONE
+        first = (ONE << np.uint64(highest_bit_index(t))) & player & ray
+        f |= ray & (ZERO - (first << ONE))
     return f
 
 
@@ -177,17 +189,22 @@ def neighbours(bits):
     return (row | (row << _S8) | (row >> _S8)) & ~bits
 
 
+@njit(cache=True, inline="always")
+def score_of_counts(discs, rival_discs, empties, anti):
+    """Final disc difference for the side with ``discs`` of a finished game: empties go to the
+    winner (R7); in anti-reversi fewer discs is better and no empties are added."""
+    if anti:
+        return rival_discs - discs
+    if discs > rival_discs:
+        return discs - rival_discs + empties
+    if discs < rival_discs:
+        return discs - rival_discs - empties
+    return 0
+
+
 @njit(cache=True)
 def final_score(player, opponent, walls, anti):
-    """Final disc difference for ``player`` of a finished game: empties go to the winner
-    (R7); in anti-reversi fewer discs is better and no empties are added."""
+    """``score_of_counts`` of a finished position."""
     p = popcount(player)
     o = popcount(opponent)
-    if anti:
-        return o - p
-    empties = 64 - p - o - popcount(walls)
-    if p > o:
-        return p - o + empties
-    if p < o:
-        return p - o - empties
-    return 0
+    return score_of_counts(p, o, 64 - p - o - popcount(walls), anti)

@@ -1,91 +1,236 @@
 """Exact endgame solver for 8x8 two-player positions (bitboards, see ``bitboard``).
 
 Negamax alpha-beta returning the exact final disc difference for the side to move (empties go
-to the winner, R7; in anti-reversi the score is reversed and no empties are added).
-Three tiers by the number of empties: a move-generation-free loop over the empties in parity
-order (few empties; the last square is played out directly), move generation with parity
-ordering, and above that principal-variation null windows, a transposition table (kept for the
-bigger subtrees, with enhanced transposition cut-offs), a stability cut-off and move ordering
-by fastest-first or, with many empties, by a shallow midgame search.
-The clock, node count and table are those of ``searchstate``.
+to the winner, R7; in anti-reversi the score is reversed and no empties are added). Tiers by
+the number of empties:
+
+- 1 to 4: unrolled solvers over the empty squares in parity order (odd quadrants first), with
+  no move generation; the last square only counts the discs it flips.
+- up to ``SMALL_EMPTIES``: a loop over the empty squares, no move generation; odd quadrants
+  first, and in each corners first, X and C squares last.
+- up to ``HASH_EMPTIES - 1``: generated moves in that order.
+- above: principal-variation null windows, the transposition table of ``searchstate`` (depth =
+  empties) with enhanced transposition cut-offs, a stability cut-off, and move ordering by a
+  shallow midgame search (many empties) or fastest-first (fewest opponent replies).
+
+The clock and node count are those of ``searchstate``; the shallow searches use their own
+table and the caller's evaluation weights.
 """
 
 import numpy as np
 from numba import njit
 
 from ai_worker.fast.bitboard import (
+    CORNERS,
     ONE,
+    QUADRANTS,
     ZERO,
     final_score,
     flips,
     legal_moves,
     neighbours,
+    score_of_counts,
     stable_discs,
 )
+from ai_worker.fast.evaluation import INF
 from ai_worker.fast.intrinsics import lowest_bit_index, popcount
 from ai_worker.fast.midgame import pvs
 from ai_worker.fast.searchstate import (
     ABORTED,
+    AGE,
     BEST,
     NO_SQUARE,
     NODES,
+    entry_lower,
+    entry_square,
+    entry_upper,
+    probe,
     sort_by_keys,
-    table_slot,
+    store,
     tick,
 )
 
 SCORE_INF = 127
 ROOT = -1  # ``passed`` of a root call: always stores its best move in the table
 SMALL_EMPTIES = 6
-ORDERED_EMPTIES = 7
+HASH_EMPTIES = 8
+ETC_EMPTIES = 12
 SEARCH_ORDER_EMPTIES = 16
 SEARCH_ORDER_STEP = 3
-SHALLOW_INF = 32000
 STABILITY_ALPHA = 10
-REPLACE_MARGIN = 1
-ETC_EMPTIES = 12
 W_POTENTIAL = 2
-_QUADRANTS = np.array(
-    [0x0F0F0F0F, 0xF0F0F0F0, 0x0F0F0F0F00000000, 0xF0F0F0F000000000], dtype=np.uint64
-)
-_CORNERS = np.uint64(0x8100000000000081)
+W_ODD = 4
+_FIRST = -1 << 40
+GROUPS = 6
+_X_AND_C = np.uint64(0x42C300000000C342)
+_SMALL_SIG = "int64(uint64, uint64, uint64, int64, int64, int64, int64, int64[::1])"
+
+
+@njit(cache=True, inline="always")
+def _bit(square):
+    return ONE << np.uint64(square)
 
 
 @njit(cache=True, inline="always")
 def _odd_quadrants(empties):
+    """The quadrants holding an odd number of empties (playing there first keeps the last
+    move of each region)."""
     odd = ZERO
     for q in range(4):
-        if popcount(empties & _QUADRANTS[q]) & 1:
-            odd |= _QUADRANTS[q]
+        if popcount(empties & QUADRANTS[q]) & 1:
+            odd |= QUADRANTS[q]
     return odd
 
 
+@njit(cache=True, inline="always")
+def _group(k, odd):
+    """Squares of the ``k``-th of ``GROUPS`` groups, in which small solves try moves: odd
+    quadrants first, within each corners, then other squares, then X and C squares."""
+    kind = k % 3
+    quadrants = odd if k < 3 else ~odd
+    if kind == 0:
+        return quadrants & CORNERS
+    if kind == 1:
+        return quadrants & ~CORNERS & ~_X_AND_C
+    return quadrants & _X_AND_C
+
+
+@njit(cache=True, inline="always")
+def _pop(first, second):
+    """The lowest square of ``first`` (else of ``second``) and both sets without it."""
+    if first:
+        return lowest_bit_index(first), first & (first - ONE), second
+    return lowest_bit_index(second), first, second & (second - ONE)
+
+
 @njit(cache=True)
-def _last_square(player, opponent, walls, anti, square):
-    """Final score when one empty square is left: whoever can flip there plays it."""
-    bit = ONE << np.uint64(square)
-    f = flips(player, opponent, square)
-    if f != ZERO:
-        return final_score(player | f | bit, opponent ^ f, walls, anti)
-    f = flips(opponent, player, square)
-    if f != ZERO:
-        return final_score(player ^ f, opponent | f | bit, walls, anti)
-    return final_score(player, opponent, walls, anti)
+def _solve_1(player, opponent, walls, anti, square):
+    """Final score when ``square`` is the only empty: whoever can flip there plays it."""
+    p = popcount(player)
+    o = popcount(opponent)
+    n = popcount(flips(player, opponent, square))
+    if n:
+        return score_of_counts(p + n + 1, o - n, 0, anti)
+    n = popcount(flips(opponent, player, square))
+    if n:
+        return score_of_counts(p - n, o + n + 1, 0, anti)
+    return score_of_counts(p, o, 1, anti)
 
 
-@njit("int64(uint64, uint64, uint64, int64, int64, int64, int64, int64[::1])", cache=True)
-def _solve_small(player, opponent, walls, anti, alpha, beta, passed, stats):
-    """Few empties: try every empty square (odd quadrants first), no move generation."""
-    stats[NODES] += 1
-    empties = ~(player | opponent | walls)
-    if empties == ZERO:
-        return final_score(player, opponent, walls, anti)
-    if empties & (empties - ONE) == ZERO:
-        return _last_square(player, opponent, walls, anti, lowest_bit_index(empties))
-    odd = _odd_quadrants(empties)
+# The unrolled solvers count no nodes: ``_solve_small`` counts one per call of theirs.
+@njit("int64(uint64, uint64, uint64, int64, int64, int64, int64, int64, int64)", cache=True)
+def _solve_2(player, opponent, walls, anti, alpha, beta, x1, x2, passed):
+    """Two empties ``x1``, ``x2`` (tried in that order)."""
     best = -SCORE_INF
-    for group in range(2):
-        candidates = empties & odd if group == 0 else empties & ~odd
+    f = flips(player, opponent, x1)
+    if f:
+        best = -_solve_1(opponent ^ f, player | f | _bit(x1), walls, anti, x2)
+        if best >= beta:
+            return best
+    f = flips(player, opponent, x2)
+    if f:
+        best = max(best, -_solve_1(opponent ^ f, player | f | _bit(x2), walls, anti, x1))
+    if best > -SCORE_INF:
+        return best
+    if passed:
+        return final_score(player, opponent, walls, anti)
+    return -_solve_2(opponent, player, walls, anti, -beta, -alpha, x1, x2, np.int64(1))
+
+
+@njit("int64(uint64, uint64, uint64, int64, int64, int64, int64, int64, int64, int64)", cache=True)
+def _solve_3(player, opponent, walls, anti, alpha, beta, x1, x2, x3, passed):
+    """Three empties, tried in the given order."""
+    best = -SCORE_INF
+    for k in range(3):
+        if k == 0:
+            square, a, b = x1, x2, x3
+        elif k == 1:
+            square, a, b = x2, x1, x3
+        else:
+            square, a, b = x3, x1, x2
+        f = flips(player, opponent, square)
+        if f == ZERO:
+            continue
+        value = -_solve_2(
+            opponent ^ f, player | f | _bit(square), walls, anti, -beta, -alpha, a, b,
+            np.int64(0),
+        )  # fmt: skip
+        if value > best:
+            best = value
+            if value > alpha:
+                alpha = value
+                if alpha >= beta:
+                    return best
+    if best > -SCORE_INF:
+        return best
+    if passed:
+        return final_score(player, opponent, walls, anti)
+    return -_solve_3(opponent, player, walls, anti, -beta, -alpha, x1, x2, x3, np.int64(1))
+
+
+@njit(
+    "int64(uint64, uint64, uint64, int64, int64, int64, int64, int64, int64, int64, int64)",
+    cache=True,
+)
+def _solve_4(player, opponent, walls, anti, alpha, beta, x1, x2, x3, x4, passed):
+    """Four empties, tried in the given order."""
+    best = -SCORE_INF
+    for k in range(4):
+        if k == 0:
+            square, a, b, c = x1, x2, x3, x4
+        elif k == 1:
+            square, a, b, c = x2, x1, x3, x4
+        elif k == 2:
+            square, a, b, c = x3, x1, x2, x4
+        else:
+            square, a, b, c = x4, x1, x2, x3
+        f = flips(player, opponent, square)
+        if f == ZERO:
+            continue
+        value = -_solve_3(
+            opponent ^ f, player | f | _bit(square), walls, anti, -beta, -alpha, a, b, c,
+            np.int64(0),
+        )  # fmt: skip
+        if value > best:
+            best = value
+            if value > alpha:
+                alpha = value
+                if alpha >= beta:
+                    return best
+    if best > -SCORE_INF:
+        return best
+    if passed:
+        return final_score(player, opponent, walls, anti)
+    return -_solve_4(opponent, player, walls, anti, -beta, -alpha, x1, x2, x3, x4, np.int64(1))
+
+
+@njit(_SMALL_SIG, cache=True)
+def _solve_small(player, opponent, walls, anti, alpha, beta, passed, stats):
+    """At most ``SMALL_EMPTIES`` empties: every empty square in parity order, no move
+    generation; 4 or fewer go to the unrolled solvers."""
+    empties = ~(player | opponent | walls)
+    n = popcount(empties)
+    if n == 0:
+        return final_score(player, opponent, walls, anti)
+    if n == 1:
+        return _solve_1(player, opponent, walls, anti, lowest_bit_index(empties))
+    odd = _odd_quadrants(empties)
+    a = empties & odd
+    b = empties & ~odd
+    stats[NODES] += 1
+    if n <= 4:
+        x1, a, b = _pop(a, b)
+        x2, a, b = _pop(a, b)
+        if n == 2:
+            return _solve_2(player, opponent, walls, anti, alpha, beta, x1, x2, passed)
+        x3, a, b = _pop(a, b)
+        if n == 3:
+            return _solve_3(player, opponent, walls, anti, alpha, beta, x1, x2, x3, passed)
+        x4, a, b = _pop(a, b)
+        return _solve_4(player, opponent, walls, anti, alpha, beta, x1, x2, x3, x4, passed)
+    best = -SCORE_INF
+    for k in range(GROUPS):
+        candidates = empties & _group(k, odd)
         while candidates:
             square = lowest_bit_index(candidates)
             candidates &= candidates - ONE
@@ -93,8 +238,8 @@ def _solve_small(player, opponent, walls, anti, alpha, beta, passed, stats):
             if f == ZERO:
                 continue
             value = -_solve_small(
-                opponent ^ f, player | f | (ONE << np.uint64(square)), walls, anti,
-                -beta, -alpha, np.int64(0), stats,
+                opponent ^ f, player | f | _bit(square), walls, anti, -beta, -alpha, np.int64(0),
+                stats,
             )  # fmt: skip
             if value > best:
                 best = value
@@ -109,9 +254,9 @@ def _solve_small(player, opponent, walls, anti, alpha, beta, passed, stats):
     return best
 
 
-@njit("int64(uint64, uint64, uint64, int64, int64, int64, int64, int64[::1])", cache=True)
+@njit(_SMALL_SIG, cache=True)
 def _solve_ordered(player, opponent, walls, anti, alpha, beta, passed, stats):
-    """Middle tier: generated moves, odd quadrants first."""
+    """Middle tier: generated moves in the order of ``_group``."""
     tick(stats)
     if stats[ABORTED]:
         return 0
@@ -125,15 +270,15 @@ def _solve_ordered(player, opponent, walls, anti, alpha, beta, passed, stats):
         return -_solve_ordered(opponent, player, walls, anti, -beta, -alpha, np.int64(1), stats)
     odd = _odd_quadrants(empties)
     best = -SCORE_INF
-    for group in range(2):
-        candidates = moves & odd if group == 0 else moves & ~odd
+    for k in range(GROUPS):
+        candidates = moves & _group(k, odd)
         while candidates:
             square = lowest_bit_index(candidates)
             candidates &= candidates - ONE
             f = flips(player, opponent, square)
             value = -_solve_ordered(
-                opponent ^ f, player | f | (ONE << np.uint64(square)), walls, anti,
-                -beta, -alpha, np.int64(0), stats,
+                opponent ^ f, player | f | _bit(square), walls, anti, -beta, -alpha,
+                np.int64(0), stats,
             )  # fmt: skip
             if value > best:
                 best = value
@@ -145,37 +290,44 @@ def _solve_ordered(player, opponent, walls, anti, alpha, beta, passed, stats):
 
 
 @njit(cache=True)
-def _ordered_moves(player, opponent, walls, anti, moves, first, stats, shallow_table):
+def _ordered_moves(player, opponent, walls, anti, weights, moves, first, stats, shallow):
     """The moves best-first: ``first`` (a remembered best square, or NO_SQUARE), then with
     many empties by a shallow search of each child, else fastest-first (fewest opponent
-    replies, corners early)."""
-    n_empties = popcount(~(player | opponent | walls))
+    replies, corners early, odd quadrants early)."""
+    empties = ~(player | opponent | walls)
+    n_empties = popcount(empties)
     shallow_depth = -1
     if n_empties >= SEARCH_ORDER_EMPTIES:
         shallow_depth = (n_empties - SEARCH_ORDER_EMPTIES) // SEARCH_ORDER_STEP
+    odd = _odd_quadrants(empties)
     count = popcount(moves)
     squares = np.empty(count, dtype=np.int64)
     keys = np.empty(count, dtype=np.int64)
+    searched = shallow_depth >= 0  # the shallow searches' history and (no) cuts
+    history = np.zeros(64 if searched else 0, dtype=np.int64)
+    no_cuts = np.zeros((0, 3))
     n = 0
     while moves:
         square = lowest_bit_index(moves)
         moves &= moves - ONE
-        bit = ONE << np.uint64(square)
+        bit = _bit(square)
         f = flips(player, opponent, square)
         child_o = player | f | bit
         if shallow_depth >= 0:
             key = pvs(
-                opponent ^ f, child_o, walls, anti, shallow_depth, -SHALLOW_INF, SHALLOW_INF,
-                np.int64(0), stats, shallow_table,
+                opponent ^ f, child_o, walls, anti, weights, no_cuts, shallow_depth, -INF, INF,
+                np.int64(0), stats, shallow, history,
             )  # fmt: skip
         else:
             replies = legal_moves(opponent ^ f, child_o, walls)
-            key = popcount(replies) * 16 + popcount(replies & _CORNERS) * 8
+            key = popcount(replies) * 16 + popcount(replies & CORNERS) * 8
             key += popcount(neighbours(child_o) & ~(child_o | opponent | walls)) * W_POTENTIAL
-            if bit & _CORNERS:
+            if bit & CORNERS:
                 key -= 12
+            if bit & odd:
+                key -= W_ODD
         if square == first:
-            key = -1 << 40
+            key = _FIRST
         squares[n] = square
         keys[n] = key
         n += 1
@@ -190,111 +342,80 @@ def _transposition_cutoff(player, opponent, moves, beta, table):
         square = lowest_bit_index(moves)
         moves &= moves - ONE
         f = flips(player, opponent, square)
-        child_p = opponent ^ f
-        child_o = player | f | (ONE << np.uint64(square))
-        slot = table_slot(child_p, child_o, table)
-        if table[slot, 0] == child_p and table[slot, 1] == child_o:
-            child_upper = np.int64((table[slot, 2] >> np.uint64(8)) & np.uint64(0xFF)) - SCORE_INF
-            if -child_upper >= beta:
-                return -child_upper
+        row = probe(opponent ^ f, player | f | _bit(square), table)
+        if row >= 0 and -entry_upper(table, row) >= beta:
+            return -entry_upper(table, row)
     return -SCORE_INF
 
 
 @njit(
-    "int64(uint64, uint64, uint64, int64, int64, int64, int64, int64[::1], uint64[:, ::1],"
-    " uint64[:, ::1])",
+    "int64(uint64, uint64, uint64, int64, int64[::1], int64, int64, int64, int64[::1],"
+    " uint64[:, ::1], uint64[:, ::1])",
     cache=True,
 )
-def solve(player, opponent, walls, anti, alpha, beta, passed, stats, table, shallow_table):
+def solve(player, opponent, walls, anti, weights, alpha, beta, passed, stats, table, shallow):
     """Exact final disc difference for ``player`` within the window (alpha, beta);
     ``passed`` is 1 right after a pass, else 0 (or ``ROOT``)."""
     tick(stats)
     if stats[ABORTED]:
         return 0
     empties = ~(player | opponent | walls)
+    n_empties = popcount(empties)
     if passed == ROOT:
         passed = 0
-    elif popcount(empties) <= ORDERED_EMPTIES:
+    elif n_empties < HASH_EMPTIES:
         return _solve_ordered(player, opponent, walls, anti, alpha, beta, passed, stats)
     elif not anti and alpha >= STABILITY_ALPHA:
         bound = 64 - popcount(walls) - 2 * popcount(stable_discs(opponent, player, walls))
         if bound <= alpha:
             return bound
-    slot = table_slot(player, opponent, table)
+    row = probe(player, opponent, table)
     first = NO_SQUARE
-    if table[slot, 0] == player and table[slot, 1] == opponent:
-        entry = table[slot, 2]
-        lower = np.int64(entry & np.uint64(0xFF)) - SCORE_INF
-        upper = np.int64((entry >> np.uint64(8)) & np.uint64(0xFF)) - SCORE_INF
-        first = np.int64((entry >> np.uint64(16)) & np.uint64(0xFF))
+    if row >= 0:
+        lower = entry_lower(table, row)
+        upper = entry_upper(table, row)
+        first = entry_square(table, row)
         if lower >= beta:
             return lower
-        if upper <= alpha:
+        if upper <= alpha or lower == upper:
             return upper
-        if lower == upper:
-            return lower
         alpha = max(alpha, lower)
         beta = min(beta, upper)
-    else:
-        lower = -SCORE_INF
-        upper = SCORE_INF
     moves = legal_moves(player, opponent, walls)
     if moves == ZERO:
         if passed:
             return final_score(player, opponent, walls, anti)
         return -solve(
-            opponent, player, walls, anti, -beta, -alpha, np.int64(1), stats, table, shallow_table
-        )
-    if popcount(empties) >= ETC_EMPTIES:
+            opponent, player, walls, anti, weights, -beta, -alpha, np.int64(1), stats, table,
+            shallow,
+        )  # fmt: skip
+    if n_empties >= ETC_EMPTIES:
         cut = _transposition_cutoff(player, opponent, moves, beta, table)
         if cut > -SCORE_INF:
             return cut
     original_alpha = alpha
     best = -SCORE_INF
     best_square = NO_SQUARE
-    for square in _ordered_moves(player, opponent, walls, anti, moves, first, stats, shallow_table):
+    order = _ordered_moves(player, opponent, walls, anti, weights, moves, first, stats, shallow)
+    for square in order:
         f = flips(player, opponent, square)
         child_p = opponent ^ f
-        child_o = player | f | (ONE << np.uint64(square))
+        child_o = player | f | _bit(square)
         if best == -SCORE_INF:
             value = -solve(
-                child_p,
-                child_o,
-                walls,
-                anti,
-                -beta,
-                -alpha,
-                np.int64(0),
-                stats,
-                table,
-                shallow_table,
-            )
+                child_p, child_o, walls, anti, weights, -beta, -alpha, np.int64(0), stats,
+                table, shallow,
+            )  # fmt: skip
         else:
             value = -solve(
-                child_p,
-                child_o,
-                walls,
-                anti,
-                -alpha - 1,
-                -alpha,
-                np.int64(0),
-                stats,
-                table,
-                shallow_table,
-            )
+                child_p, child_o, walls, anti, weights, -alpha - 1, -alpha, np.int64(0), stats,
+                table, shallow,
+            )  # fmt: skip
             if alpha < value < beta:
                 value = -solve(
-                    child_p,
-                    child_o,
-                    walls,
-                    anti,
-                    -beta,
-                    -value,
-                    np.int64(0),
-                    stats,
-                    table,
-                    shallow_table,
-                )
+                    child_p, child_o, walls, anti, weights, -beta, -value, np.int64(0), stats,
+                    table, shallow,
+                )  # fmt: skip
         if stats[ABORTED]:
             return 0
         if value > best:
@@ -304,6 +425,8 @@ def solve(player, opponent, walls, anti, alpha, beta, passed, stats, table, shal
                 alpha = value
                 if alpha >= beta:
                     break
+    lower = -SCORE_INF
+    upper = SCORE_INF
     if best >= beta:
         lower = best
     elif best > original_alpha:
@@ -311,31 +434,19 @@ def solve(player, opponent, walls, anti, alpha, beta, passed, stats, table, shal
         upper = best
     else:
         upper = best
-    stored = table[slot, 0] | table[slot, 1]
-    same = table[slot, 0] == player and table[slot, 1] == opponent
-    if stored != ZERO and not same and popcount(~stored) > popcount(empties) + REPLACE_MARGIN:
-        return best  # keep the entry of a bigger subtree
-    table[slot, 0] = player
-    table[slot, 1] = opponent
-    table[slot, 2] = (
-        np.uint64(lower + SCORE_INF)
-        | (np.uint64(upper + SCORE_INF) << np.uint64(8))
-        | (np.uint64(best_square) << np.uint64(16))
-    )
+    store(player, opponent, table, lower, upper, best_square, n_empties, stats[AGE])
     return best
 
 
 @njit(
-    "int64(uint64, uint64, uint64, int64, int64, int64, int64[::1], uint64[:, ::1],"
+    "int64(uint64, uint64, uint64, int64, int64[::1], int64, int64, int64[::1], uint64[:, ::1],"
     " uint64[:, ::1])",
     cache=True,
 )
-def solve_root(player, opponent, walls, anti, alpha, beta, stats, table, shallow_table):
+def solve_root(player, opponent, walls, anti, weights, alpha, beta, stats, table, shallow):
     """Like ``solve``, and the best square goes to ``stats[BEST]`` (NO_SQUARE when the side to
     move must pass)."""
-    value = solve(player, opponent, walls, anti, alpha, beta, ROOT, stats, table, shallow_table)
-    stats[BEST] = NO_SQUARE
-    slot = table_slot(player, opponent, table)
-    if table[slot, 0] == player and table[slot, 1] == opponent:
-        stats[BEST] = np.int64((table[slot, 2] >> np.uint64(16)) & np.uint64(0xFF))
+    value = solve(player, opponent, walls, anti, weights, alpha, beta, ROOT, stats, table, shallow)
+    row = probe(player, opponent, table)
+    stats[BEST] = entry_square(table, row) if row >= 0 else NO_SQUARE
     return value

@@ -8,65 +8,64 @@ import numpy as np
 from numba import njit
 
 from ai_worker.fast.bitboard import (
+    C_SQUARES,
+    CORNER_SQUARES,
+    CORNERS,
     ONE,
+    X_SQUARES,
     ZERO,
     final_score,
     legal_moves,
     neighbours,
-    popcount,
     stable_discs,
 )
+from ai_worker.fast.intrinsics import popcount
 
 WIN_SCORE = 20000
-_CORNERS = np.uint64(0x8100000000000081)
-# X squares (diagonal to a corner) and C squares (edge-adjacent), grouped per corner.
-_CORNER_SQUARES = np.array([0, 7, 56, 63], dtype=np.int64)
-_X_SQUARES = np.array([9, 14, 49, 54], dtype=np.int64)
-_C_SQUARES = np.array(
-    [(1 << 1) | (1 << 8), (1 << 6) | (1 << 15), (1 << 48) | (1 << 57), (1 << 55) | (1 << 62)],
-    dtype=np.uint64,
-)
+HEURISTIC_LIMIT = WIN_SCORE - 1000  # every heuristic value lies within +-HEURISTIC_LIMIT
+INF = 32000  # beyond every value
+# Positional weights (hundredths of a disc), shared with the generic kernels' ``geometry``:
+# X and C squares count against their owner while their corner is empty.
 W_CORNER = 700
-W_X = 250
-W_C = 80
-W_MOBILITY = 70
-W_FRONTIER = 25
-W_STABLE = 90
-W_DISC = 10
-W_PARITY = 120
+W_X = -250
+W_C = -80
+# Where each weight sits in a weights array of ``evaluate``.
+CORNER, X_SQUARE, C_SQUARE, MOBILITY, FRONTIER, STABLE, DISC, PARITY = range(8)
+HAND_WEIGHTS = np.array([W_CORNER, W_X, W_C, 70, 25, 90, 10, 120], dtype=np.int64)
 
 
 @njit(cache=True)
-def evaluate(player, opponent, walls, anti):
-    """Heuristic value of a position for the side to move: mobility, potential mobility
-    (frontier), corners, X/C squares next to empty corners, stable discs, parity."""
+def evaluate(player, opponent, walls, anti, weights):
+    """Heuristic value of a position for the side to move with a weights array such as
+    ``HAND_WEIGHTS``: mobility, potential mobility (frontier), corners, X/C squares next to
+    empty corners, stable discs, parity. Every leaf of the 8x8 search is valued here."""
     empties = ~(player | opponent | walls)
     n_empty = popcount(empties)
-    positional = W_CORNER * (popcount(player & _CORNERS) - popcount(opponent & _CORNERS))
+    positional = weights[CORNER] * (popcount(player & CORNERS) - popcount(opponent & CORNERS))
     for k in range(4):
-        if empties & (ONE << np.uint64(_CORNER_SQUARES[k])):
-            x = ONE << np.uint64(_X_SQUARES[k])
-            c = _C_SQUARES[k]
-            positional -= W_X * ((player & x) != ZERO) - W_X * ((opponent & x) != ZERO)
-            positional -= W_C * (popcount(player & c) - popcount(opponent & c))
-    if (player | opponent) & _CORNERS or walls:  # otherwise next to nothing is stable yet
-        positional += W_STABLE * (
+        if empties & (ONE << np.uint64(CORNER_SQUARES[k])):
+            x = ONE << np.uint64(X_SQUARES[k])
+            c = C_SQUARES[k]
+            positional += weights[X_SQUARE] * (((player & x) != ZERO) - ((opponent & x) != ZERO))
+            positional += weights[C_SQUARE] * (popcount(player & c) - popcount(opponent & c))
+    if (player | opponent) & CORNERS or walls:  # otherwise next to nothing is stable yet
+        positional += weights[STABLE] * (
             popcount(stable_discs(player, opponent, walls))
             - popcount(stable_discs(opponent, player, walls))
         )
     if n_empty < 20:
-        positional += W_DISC * (popcount(player) - popcount(opponent)) * (20 - n_empty) // 4
+        positional += weights[DISC] * (popcount(player) - popcount(opponent)) * (20 - n_empty) // 4
     my_moves = popcount(legal_moves(player, opponent, walls))
     their_moves = popcount(legal_moves(opponent, player, walls))
-    mobility = W_MOBILITY * (my_moves - their_moves) * 8 // (my_moves + their_moves + 4) * 2
-    frontier = W_FRONTIER * (
+    mobility = weights[MOBILITY] * (my_moves - their_moves) * 8 // (my_moves + their_moves + 4) * 2
+    frontier = weights[FRONTIER] * (
         popcount(neighbours(opponent) & empties) - popcount(neighbours(player) & empties)
     )
-    parity = W_PARITY if n_empty & 1 else 0
+    parity = weights[PARITY] if n_empty & 1 else 0
     if anti:
         positional = -positional
     score = positional + mobility + frontier + parity
-    return max(-WIN_SCORE + 1000, min(WIN_SCORE - 1000, score))
+    return max(-HEURISTIC_LIMIT, min(HEURISTIC_LIMIT, score))
 
 
 @njit(cache=True)

@@ -16,13 +16,12 @@ are in hundredths of a disc from that side's view (see ``evaluate``).
 import numpy as np
 from numba import njit
 
+from ai_worker.fast.evaluation import HEURISTIC_LIMIT, INF, WIN_SCORE
 from ai_worker.fast.searchstate import ABORTED, tick
 
 EMPTY = -1
 BLOCKED = -2
 NEUTRAL = 4
-WIN_SCORE = 20000
-INF = 32000
 W_MOBILITY = 60
 _GEOMETRY_SIG = "int8[::1], int64[:, :, ::1], int64[:, ::1], int64[:, ::1]"
 
@@ -213,7 +212,7 @@ def evaluate(cells, rays, ray_lengths, weights, corner_of, root, n_players, anti
                 mine += is_flipping_move(cells, rays, ray_lengths, square, root)
                 theirs += is_flipping_move(cells, rays, ray_lengths, square, 1 - root)
         score += W_MOBILITY * (mine - theirs) * 8 // (mine + theirs + 4) * 2
-    return max(-WIN_SCORE + 1000, min(WIN_SCORE - 1000, score))
+    return max(-HEURISTIC_LIMIT, min(HEURISTIC_LIMIT, score))
 
 
 @njit(

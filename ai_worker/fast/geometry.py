@@ -4,16 +4,16 @@ A layout is the board's rows as ``Board.rows()`` draws them: ``' '`` off-board, 
 anything else a playable cell.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
+from ai_worker.fast.evaluation import W_C, W_CORNER, W_X
+
 DIRECTIONS = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
 CELL_CODES = {"X": 0, "O": 1, "R": 2, "G": 3, "N": 4, "-": -1, "#": -2, " ": -2}
-W_CORNER = 700
-W_X = -250
-W_C = -80
 W_EDGE = 30
 
 
@@ -72,7 +72,13 @@ def _build(layout: str, width: int) -> Geometry:
     return Geometry(width, height, rays, ray_lengths, adjacent, weights, corner_of)
 
 
-def _weights(ray_lengths, rays, width, n, playable):
+def _weights(
+    ray_lengths: np.ndarray,
+    rays: np.ndarray,
+    width: int,
+    n: int,
+    playable: Callable[[int, int], bool],
+) -> tuple[np.ndarray, np.ndarray]:
     """Corners are cells that can never flip (each of their 4 lines is closed on one side);
     X and C squares are their diagonal and straight neighbours (penalised while the corner is
     empty); other cells on a closed line are edges."""

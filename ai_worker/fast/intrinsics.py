@@ -1,5 +1,8 @@
 """LLVM intrinsics numba does not expose: popcount, trailing zeros, a monotonic clock."""
 
+from collections.abc import Callable
+from typing import Any, cast
+
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
@@ -9,7 +12,7 @@ _CLOCK_MONOTONIC = 1
 
 
 @intrinsic
-def popcount(typingctx, x):
+def _popcount(typingctx, x):
     """Number of set bits of a uint64 (one ``ctpop`` instruction)."""
     sig = types.int64(types.uint64)
 
@@ -20,7 +23,7 @@ def popcount(typingctx, x):
 
 
 @intrinsic
-def lowest_bit_index(typingctx, x):
+def _lowest_bit_index(typingctx, x):
     """Index of the lowest set bit of a non-zero uint64 (``cttz``)."""
     sig = types.int64(types.uint64)
 
@@ -31,7 +34,7 @@ def lowest_bit_index(typingctx, x):
 
 
 @intrinsic
-def monotonic_ns(typingctx):
+def _monotonic_ns(typingctx):
     """``clock_gettime(CLOCK_MONOTONIC)`` in nanoseconds, callable from nopython code."""
     sig = types.int64()
 
@@ -49,3 +52,23 @@ def monotonic_ns(typingctx):
         return builder.add(builder.mul(seconds, ir.Constant(i64, 1_000_000_000)), nanos)
 
     return sig, codegen
+
+
+@intrinsic
+def _highest_bit_index(typingctx, x):
+    """Index of the highest set bit of a non-zero uint64 (63 - ``ctlz``)."""
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        zeros = builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+        return builder.sub(ir.Constant(ir.IntType(64), 63), zeros)
+
+    return sig, codegen
+
+
+# numba types an intrinsic's Python signature as (typing context, arguments); these are the
+# signatures the kernels call them with.
+popcount = cast(Callable[[Any], int], _popcount)
+lowest_bit_index = cast(Callable[[Any], int], _lowest_bit_index)
+highest_bit_index = cast(Callable[[Any], int], _highest_bit_index)
+monotonic_ns = cast(Callable[[], int], _monotonic_ns)

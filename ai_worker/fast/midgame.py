@@ -1,27 +1,43 @@
-"""Evaluation and depth-limited principal-variation search for 8x8 two-player positions.
+"""Depth-limited principal-variation search for 8x8 two-player positions.
 
-Scores as in ``evaluation``. The transposition table (see ``searchstate``) packs lower and
-upper bounds (16 bits each), the best square and the draft.
+Scores as in ``evaluation`` (hundredths of a disc for the side to move, wins offset by
+``WIN_SCORE``); every leaf is valued by ``evaluation.evaluate`` with the caller's weights. The
+transposition table is that of ``searchstate`` (depth in plies). Moves are ordered by the
+table's best square, then by the static value of the child (deep nodes) or fewest opponent
+replies (shallow ones), with a history of the squares that cut off earlier.
 """
 
 import numpy as np
 from numba import njit
 
-from ai_worker.fast.bitboard import ONE, ZERO, flips, legal_moves
-from ai_worker.fast.evaluation import evaluate, terminal_score
+from ai_worker.fast.bitboard import CORNERS, ONE, ZERO, flips, legal_moves
+from ai_worker.fast.evaluation import HEURISTIC_LIMIT, INF, evaluate, terminal_score
 from ai_worker.fast.intrinsics import lowest_bit_index, popcount
-from ai_worker.fast.searchstate import ABORTED, BEST, NO_SQUARE, sort_by_keys, table_slot, tick
+from ai_worker.fast.searchstate import (
+    ABORTED,
+    AGE,
+    BEST,
+    NO_SQUARE,
+    entry_depth,
+    entry_lower,
+    entry_square,
+    entry_upper,
+    probe,
+    sort_by_keys,
+    store,
+    tick,
+)
 
-INF = 32000
-REPLACE_MARGIN = 2
-_OFFSET = 32768
-_CORNERS = np.uint64(0x8100000000000081)
+EVAL_ORDER_DEPTH = 3  # from this depth on, children are ordered by their static value
+CUT_SIGMAS = 1.5  # how sure a Multi-ProbCut cut must be
+HISTORY_CAP = 300  # at most this much (three replies' worth) of ordering by history
+_FIRST = -1 << 40
 
 
 @njit(cache=True)
-def _sorted_moves(player, opponent, walls, anti, moves, first, by_eval):
+def _sorted_moves(player, opponent, walls, anti, weights, moves, first, by_eval, history):
     """Moves best-first: ``first`` (a remembered best square), then by the child's static
-    value (``by_eval``) or fewest opponent replies."""
+    value (``by_eval``) or by fewest opponent replies and the square's cut-off history."""
     count = popcount(moves)
     squares = np.empty(count, dtype=np.int64)
     keys = np.empty(count, dtype=np.int64)
@@ -32,25 +48,41 @@ def _sorted_moves(player, opponent, walls, anti, moves, first, by_eval):
         bit = ONE << np.uint64(square)
         f = flips(player, opponent, square)
         if by_eval:
-            key = evaluate(opponent ^ f, player | f | bit, walls, anti)
+            key = evaluate(opponent ^ f, player | f | bit, walls, anti, weights)
         else:
             key = popcount(legal_moves(opponent ^ f, player | f | bit, walls)) * 100
-            if bit & _CORNERS:
+            if bit & CORNERS:
                 key -= 500 if not anti else -500
+            key -= min(history[square], HISTORY_CAP)
         if square == first:
-            key = -10 * INF
+            key = _FIRST
         squares[n] = square
         keys[n] = key
         n += 1
     return sort_by_keys(squares, keys)
 
 
+@njit(cache=True, inline="always")
+def shallow_depth(depth):
+    """Depth of the shallow search that predicts a ``depth``-ply one in Multi-ProbCut."""
+    return (depth // 4) * 2 + (depth & 1)
+
+
 @njit(
-    "int64(uint64, uint64, uint64, int64, int64, int64, int64, int64, int64[::1], uint64[:, ::1])",
+    "int64(uint64, uint64, uint64, int64, int64[::1], float64[:, ::1], int64, int64, int64,"
+    " int64, int64[::1], uint64[:, ::1], int64[::1])",
     cache=True,
 )
-def pvs(player, opponent, walls, anti, depth, alpha, beta, passed, stats, table):
-    """Principal-variation search ``depth`` plies deep (a pass is not a ply)."""
+def pvs(
+    player, opponent, walls, anti, weights, cuts, depth, alpha, beta, passed, stats, table,
+    history,
+):  # fmt: skip
+    """Principal-variation search ``depth`` plies deep (a pass is not a ply).
+
+    ``cuts`` holds Multi-ProbCut's fit per depth, ``(a, b, sigma)``: a ``depth``-ply value is
+    about ``a * v + b`` for the value ``v`` of a ``shallow_depth(depth)``-ply search, with
+    error ``sigma``; a null-window node whose shallow value lies ``CUT_SIGMAS`` errors beyond
+    its window is cut. No row for a depth (or ``a == 0``) means no cut there."""
     tick(stats)
     if stats[ABORTED]:
         return 0
@@ -58,43 +90,70 @@ def pvs(player, opponent, walls, anti, depth, alpha, beta, passed, stats, table)
     if moves == ZERO:
         if passed:
             return terminal_score(player, opponent, walls, anti)
-        return -pvs(opponent, player, walls, anti, depth, -beta, -alpha, np.int64(1), stats, table)
+        return -pvs(
+            opponent, player, walls, anti, weights, cuts, depth, -beta, -alpha, np.int64(1), stats,
+            table, history,
+        )  # fmt: skip
     if depth == 0:
-        return evaluate(player, opponent, walls, anti)
-    slot = table_slot(player, opponent, table)
+        return evaluate(player, opponent, walls, anti, weights)
+    row = probe(player, opponent, table)
     first = NO_SQUARE
-    if table[slot, 0] == player and table[slot, 1] == opponent:
-        entry = table[slot, 2]
-        first = np.int64((entry >> np.uint64(32)) & np.uint64(0xFF))
-        if np.int64(entry >> np.uint64(40)) >= depth:
-            lower = np.int64(entry & np.uint64(0xFFFF)) - _OFFSET
-            upper = np.int64((entry >> np.uint64(16)) & np.uint64(0xFFFF)) - _OFFSET
+    if row >= 0:
+        first = entry_square(table, row)
+        if entry_depth(table, row) >= depth:
+            lower = entry_lower(table, row)
+            upper = entry_upper(table, row)
             if lower >= beta:
                 return lower
-            if upper <= alpha:
+            if upper <= alpha or lower == upper:
                 return upper
-            if lower == upper:
-                return lower
             alpha = max(alpha, lower)
             beta = min(beta, upper)
+    if beta - alpha == 1 and depth < cuts.shape[0] and cuts[depth, 0] > 0:
+        a, b, sigma = cuts[depth, 0], cuts[depth, 1], cuts[depth, 2]
+        d = shallow_depth(depth)
+        high = np.int64(np.ceil((beta + CUT_SIGMAS * sigma - b) / a))
+        if high < HEURISTIC_LIMIT:
+            value = pvs(
+                player, opponent, walls, anti, weights, cuts, d, high - 1, high, passed, stats,
+                table, history,
+            )  # fmt: skip
+            if value >= high:
+                return beta
+        low = np.int64(np.floor((alpha - CUT_SIGMAS * sigma - b) / a))
+        if low > -HEURISTIC_LIMIT:
+            value = pvs(
+                player, opponent, walls, anti, weights, cuts, d, low, low + 1, passed, stats,
+                table, history,
+            )  # fmt: skip
+            if value <= low:
+                return alpha
     original_alpha = alpha
     best = -INF
     best_square = NO_SQUARE
-    for square in _sorted_moves(player, opponent, walls, anti, moves, first, depth >= 3):
+    order = _sorted_moves(
+        player, opponent, walls, anti, weights, moves, first, depth >= EVAL_ORDER_DEPTH, history
+    )
+    for square in order:
         f = flips(player, opponent, square)
         child_p = opponent ^ f
         child_o = player | f | (ONE << np.uint64(square))
         d = depth - 1
         if best == -INF:
-            value = -pvs(child_p, child_o, walls, anti, d, -beta, -alpha, np.int64(0), stats, table)
+            value = -pvs(
+                child_p, child_o, walls, anti, weights, cuts, d, -beta, -alpha, np.int64(0), stats,
+                table, history,
+            )  # fmt: skip
         else:
             value = -pvs(
-                child_p, child_o, walls, anti, d, -alpha - 1, -alpha, np.int64(0), stats, table
-            )
+                child_p, child_o, walls, anti, weights, cuts, d, -alpha - 1, -alpha, np.int64(0),
+                stats, table, history,
+            )  # fmt: skip
             if alpha < value < beta:
                 value = -pvs(
-                    child_p, child_o, walls, anti, d, -beta, -value, np.int64(0), stats, table
-                )
+                    child_p, child_o, walls, anti, weights, cuts, d, -beta, -value, np.int64(0),
+                    stats, table, history,
+                )  # fmt: skip
         if stats[ABORTED]:
             return 0
         if value > best:
@@ -103,6 +162,7 @@ def pvs(player, opponent, walls, anti, depth, alpha, beta, passed, stats, table)
             if value > alpha:
                 alpha = value
                 if alpha >= beta:
+                    history[square] += depth * depth
                     break
     lower = -INF
     upper = INF
@@ -113,35 +173,32 @@ def pvs(player, opponent, walls, anti, depth, alpha, beta, passed, stats, table)
         upper = best
     else:
         upper = best
-    same = table[slot, 0] == player and table[slot, 1] == opponent
-    if not same and np.int64(table[slot, 2] >> np.uint64(40)) > depth + REPLACE_MARGIN:
-        return best  # keep the deeper entry of another position
-    table[slot, 0] = player
-    table[slot, 1] = opponent
-    table[slot, 2] = (
-        np.uint64(lower + _OFFSET)
-        | (np.uint64(upper + _OFFSET) << np.uint64(16))
-        | (np.uint64(best_square) << np.uint64(32))
-        | (np.uint64(depth) << np.uint64(40))
-    )
+    store(player, opponent, table, lower, upper, best_square, depth, stats[AGE])
     return best
 
 
 @njit(
-    "int64(uint64, uint64, uint64, int64, int64, int64, int64, int64[::1], uint64[:, ::1])",
+    "int64(uint64, uint64, uint64, int64, int64[::1], float64[:, ::1], int64, int64, int64,"
+    " int64[::1], uint64[:, ::1], int64[::1])",
     cache=True,
 )
-def pvs_root(player, opponent, walls, anti, depth, alpha, beta, stats, table):
+def pvs_root(
+    player, opponent, walls, anti, weights, cuts, depth, alpha, beta, stats, table, history
+):  # fmt: skip
     """Like ``pvs``, and the best square goes to ``stats[BEST]``. The position must have a
     legal move."""
-    value = pvs(player, opponent, walls, anti, depth, alpha, beta, np.int64(0), stats, table)
-    slot = table_slot(player, opponent, table)
-    stats[BEST] = np.int64((table[slot, 2] >> np.uint64(32)) & np.uint64(0xFF))
+    value = pvs(
+        player, opponent, walls, anti, weights, cuts, depth, alpha, beta, np.int64(0), stats,
+        table, history,
+    )  # fmt: skip
+    row = probe(player, opponent, table)
+    stats[BEST] = entry_square(table, row) if row >= 0 else NO_SQUARE
     return value
 
 
 @njit(cache=True)
-def root_order(player, opponent, walls, anti, first):
-    """The root moves sorted best-first (``first`` leading, NO_SQUARE for none)."""
+def root_order(player, opponent, walls, anti, weights):
+    """The root moves sorted best-first by the static value of each child."""
     moves = legal_moves(player, opponent, walls)
-    return _sorted_moves(player, opponent, walls, anti, moves, first, True)
+    history = np.zeros(64, dtype=np.int64)
+    return _sorted_moves(player, opponent, walls, anti, weights, moves, NO_SQUARE, True, history)

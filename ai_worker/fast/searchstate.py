@@ -1,8 +1,14 @@
 """Shared search state of the 8x8 kernels: the stats array, the clock check, the hash table.
 
-``stats`` (int64 array): [nodes, aborted, deadline_ns, best_square]. A search aborts
-(``stats[ABORTED] = 1``, result meaningless) once the monotonic clock passes the deadline.
-A transposition table is a uint64 array of rows (player, opponent, packed entry).
+``stats`` (int64 array, see ``new_stats``): [nodes, aborted, deadline_ns, best_square, age].
+A search aborts (``stats[ABORTED] = 1``, result meaningless) once the monotonic clock passes
+the deadline.
+
+A transposition table is a uint64 array of rows ``(player, opponent, entry)`` grouped in
+buckets of two rows; ``entry`` packs a lower and an upper bound (16 bits each, offset by
+``_OFFSET``), the best square, the depth (plies, or empties for the exact solver) and the age
+of the search that stored it. A table can outlive a search: a new search gets a new age, and
+entries of older searches are the first to be replaced.
 """
 
 import numpy as np
@@ -10,21 +16,29 @@ from numba import njit
 
 from ai_worker.fast.intrinsics import monotonic_ns
 
-NODES, ABORTED, DEADLINE, BEST = 0, 1, 2, 3
+NODES, ABORTED, DEADLINE, BEST, AGE = 0, 1, 2, 3, 4
 NO_SQUARE = 64
 TT_BITS = 20
 _CLOCK_MASK = 0x3FF
 _HASH_P = np.uint64(0x9E3779B97F4A7C15)
 _HASH_O = np.uint64(0xC2B2AE3D27D4EB4F)
+_OFFSET = 32768
+_BYTE = np.uint64(0xFF)
+_WORD = np.uint64(0xFFFF)
+_S16 = np.uint64(16)
+_S32 = np.uint64(32)
+_S40 = np.uint64(40)
+_S48 = np.uint64(48)
 
 
-def new_stats(deadline_ns: int) -> np.ndarray:
-    """A fresh stats array for one search with the given monotonic deadline."""
-    return np.array([0, 0, deadline_ns, NO_SQUARE], dtype=np.int64)
+def new_stats(deadline_ns: int, age: int = 1) -> np.ndarray:
+    """A fresh stats array for one search with the given monotonic deadline and table age
+    (1-255; a table reused by the next search gets the next age)."""
+    return np.array([0, 0, deadline_ns, NO_SQUARE, age], dtype=np.int64)
 
 
 def new_table(bits: int = TT_BITS) -> np.ndarray:
-    """An empty transposition table of ``2**bits`` rows."""
+    """An empty transposition table of ``2**bits`` rows (``bits`` >= 1)."""
     return np.zeros((1 << bits, 3), dtype=np.uint64)
 
 
@@ -37,13 +51,72 @@ def tick(stats):
 
 
 @njit(cache=True, inline="always")
-def table_slot(player, opponent, table):
-    """Row of ``table`` (a power-of-two size) where a position is stored."""
-    bits = 0
-    while (1 << bits) < table.shape[0]:
-        bits += 1
+def _bucket(player, opponent, table):
+    """First row of the bucket of a position (tables have a power-of-two size)."""
     h = player * _HASH_P ^ opponent * _HASH_O
-    return np.int64(h >> np.uint64(64 - bits))
+    h ^= h >> _S32
+    return np.int64(h & np.uint64(table.shape[0] - 2))
+
+
+@njit(cache=True, inline="always")
+def probe(player, opponent, table):
+    """The row holding a position, or -1."""
+    row = _bucket(player, opponent, table)
+    if table[row, 0] == player and table[row, 1] == opponent:
+        return row
+    if table[row + 1, 0] == player and table[row + 1, 1] == opponent:
+        return row + 1
+    return -1
+
+
+@njit(cache=True, inline="always")
+def entry_lower(table, row):
+    return np.int64(table[row, 2] & _WORD) - _OFFSET
+
+
+@njit(cache=True, inline="always")
+def entry_upper(table, row):
+    return np.int64((table[row, 2] >> _S16) & _WORD) - _OFFSET
+
+
+@njit(cache=True, inline="always")
+def entry_square(table, row):
+    return np.int64((table[row, 2] >> _S32) & _BYTE)
+
+
+@njit(cache=True, inline="always")
+def entry_depth(table, row):
+    return np.int64((table[row, 2] >> _S40) & _BYTE)
+
+
+@njit(cache=True, inline="always")
+def _entry_age(table, row):
+    return np.int64((table[row, 2] >> _S48) & _BYTE)
+
+
+@njit(cache=True, inline="always")
+def store(player, opponent, table, lower, upper, square, depth, age):
+    """Store a position's bounds, best square and depth: over its own row, else over the row
+    of its bucket that an older search wrote, else over the shallower one (ties: the second)."""
+    row = probe(player, opponent, table)
+    if row < 0:
+        row = _bucket(player, opponent, table)
+        first_old = _entry_age(table, row) != age
+        second_old = _entry_age(table, row + 1) != age
+        if first_old == second_old:
+            if entry_depth(table, row + 1) <= entry_depth(table, row):
+                row += 1
+        elif second_old:
+            row += 1
+    table[row, 0] = player
+    table[row, 1] = opponent
+    table[row, 2] = (
+        np.uint64(lower + _OFFSET)
+        | (np.uint64(upper + _OFFSET) << _S16)
+        | (np.uint64(square) << _S32)
+        | (np.uint64(depth) << _S40)
+        | (np.uint64(age) << _S48)
+    )
 
 
 @njit(cache=True)

@@ -6,7 +6,7 @@ import sys
 import pytest
 
 from ai_worker.cli import main
-from ai_worker.engine import Variant
+from ai_worker.engine import Board, Variant
 from tests.ai_worker.engine.naive import NaiveGame
 
 
@@ -107,3 +107,29 @@ def test_the_module_runs_as_a_command() -> None:
     assert illegal.returncode == 2
     assert "Traceback" not in illegal.stderr
     assert "'e6'" in illegal.stderr and "already taken" in illegal.stderr
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [[], ["--moves", "f5,d6,c3"], ["--board", "10x10"], ["--players", "3"], ["--opening", "free"]],
+)
+def test_the_kernels_and_the_reference_count_alike(
+    arguments: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["perft", "--depth", "4", *arguments]) == 0
+    assert main(["perft", "--depth", "4", "--reference", *arguments]) == 0
+    kernels, reference = capsys.readouterr().out.splitlines()
+    assert kernels == reference
+
+
+def test_perft_counts_with_the_kernels_unless_asked_for_the_reference(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def refuse(board: Board, depth: int) -> int:
+        raise AssertionError("the pure-Python perft ran")
+
+    monkeypatch.setattr(Board, "perft", refuse)
+    assert main(["perft", "--depth", "10"]) == 0
+    assert capsys.readouterr().out == "24571284\n"
+    with pytest.raises(AssertionError, match="pure-Python"):
+        main(["perft", "--depth", "1", "--reference"])

@@ -2,14 +2,11 @@
 
 import time
 
-import numpy as np
 import pytest
 
-from ai_worker.bench import read_ffo
 from ai_worker.engine import PASS, Board, Variant
-from ai_worker.fast import endgame
-from ai_worker.fast.geometry import bitboards_of
-from ai_worker.fast.searchstate import BEST, new_stats, new_table
+from ai_worker.fast.api import Position, Searcher, SearchTables
+from benchmarks.ffo import read_ffo
 from tests.ai_worker.search.conftest import random_endgame
 
 
@@ -31,15 +28,12 @@ def brute_force(board: Board) -> int:
     return best
 
 
-def solve(board: Board, seconds: float = 60.0) -> tuple[int, int]:
-    """(exact score, best square) from the numba solver."""
-    p, o, w = bitboards_of(board.rows(), board.turn)
-    stats = new_stats(time.monotonic_ns() + int(seconds * 1e9))
-    score = endgame.solve_root(
-        p, o, w, int(board.variant.anti), -64, 64, stats, new_table(16), new_table(12)
-    )
-    assert not stats[1], "the solver ran out of time"
-    return int(score), int(stats[BEST])
+def solve(board: Board, seconds: float = 60.0) -> tuple[int, int | None]:
+    """(exact score, best square) from the numba solver, with fresh tables."""
+    searcher = Searcher(time.monotonic_ns() + int(seconds * 1e9), SearchTables(16, 16, 12))
+    solved = searcher.exact_root(Position.of(board))
+    assert solved is not None, "the solver ran out of time"
+    return solved
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -53,7 +47,8 @@ def test_solver_matches_brute_force_minimax(seed: int) -> None:
 
 @pytest.mark.parametrize("number", [1, 2, 3, 20, 21, 40])
 def test_ffo_positions_are_solved_exactly(number: int) -> None:
-    board, expected = read_ffo(number)
+    position = read_ffo(number)
+    board, expected = position.board, position.score
     score, square = solve(board)
     assert score == expected
     best = board.copy()
@@ -64,16 +59,26 @@ def test_ffo_positions_are_solved_exactly(number: int) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("number", range(41, 45))
 def test_hard_ffo_positions_are_solved_exactly(number: int) -> None:
-    board, expected = read_ffo(number)
+    position = read_ffo(number)
+    board, expected = position.board, position.score
     assert solve(board, 300)[0] == expected
 
 
 def test_solver_stops_at_its_deadline() -> None:
-    board, _ = read_ffo(45)
-    p, o, w = bitboards_of(board.rows(), board.turn)
-    stats = new_stats(time.monotonic_ns() + 50_000_000)
+    searcher = Searcher(time.monotonic_ns() + 50_000_000, SearchTables(16, 16, 12))
     started = time.monotonic()
-    endgame.solve_root(p, o, w, 0, -64, 64, stats, new_table(16), new_table(12))
-    assert stats[1] == 1
+    assert searcher.exact_root(Position.of(read_ffo(45).board)) is None
     assert time.monotonic() - started < 0.5
-    assert np.int64(stats[0]) > 0
+    assert searcher.nodes > 0
+
+
+def test_a_call_after_an_aborted_one_searches_afresh() -> None:
+    """An aborted call (strong's first parts stop at their share of the time) leaves no
+    abort behind: the next call under a later deadline solves (issue 12's bug)."""
+    searcher = Searcher(time.monotonic_ns() + 20_000_000, SearchTables(16, 16, 12))
+    assert searcher.exact_root(Position.of(read_ffo(45).board)) is None
+    searcher.deadline_ns = time.monotonic_ns() + 60 * 10**9
+    position = read_ffo(20)
+    solved = searcher.exact_root(Position.of(position.board))
+    assert solved is not None
+    assert solved[0] == position.score

@@ -2,7 +2,7 @@
 
 import pytest
 
-from ai_worker.bench import play_match
+from benchmarks.engine import play_match
 
 
 def test_the_levels_keep_their_order_at_small_budgets() -> None:

@@ -1,13 +1,11 @@
 """OBF lines, as the FFO files and the solve command write them."""
 
-from pathlib import Path
-
 import pytest
 
 from ai_worker.engine import BLACK, WHITE, Board, Variant
 from ai_worker.engine.records import RecordError, read_obf, write_obf
+from benchmarks.ffo import FOLDER as FFO
 
-FFO = Path(__file__).parents[4] / "ai_worker" / "ffo"
 FFO_20 = "XXXOXXXXOXXXXXXXOOXXXXXXOOOXXXXXOOOXXOO-OOOOO---OOOOOOO-OOOOOOO- X"
 
 

@@ -1,0 +1,414 @@
+"""Engine benchmarks (``python -m benchmarks.engine``, ``make bench``) and matches.
+
+Speeds are in process CPU time (the machine is shared and noisy; wall time is printed too),
+each the median of several runs, and compared with a baseline measured in the same run: the
+pure-Python rules engine for perft, the engine of commit ``01d94f8`` (issue 12's starting
+point, run in a subprocess, see ``old_engine``) for solves and matches. Sections:
+
+- ``--perft``: perft(10) and perft(11) of the 8x8 start, perft(9) of 10x10.
+- ``--speed``: strong's nodes per second, from middle-game positions and in a played game.
+- ``--ffo 40-49``: exact solves of FFO positions, with fresh tables each.
+- ``--strong-ffo``: strong at its 1.5 s on FFO #1-#39 of 20 empties or fewer.
+- ``--endgame-set N``: strong at 1.5 s on the first N positions of the endgame test set
+  (``benchmarks/data/strong-endgames.txt``): optimal moves and mean loss in discs.
+- ``--match strong:normal,normal:easy,strong:old-strong``: level matches from random openings,
+  both colours; ``old-<level>`` is that level of the old engine.
+
+With no section named, the bench runs perft, speed, FFO #40-#44 and the first-call latency.
+"""
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import partial
+
+from ai_worker.engine import Board, Move, Variant
+from ai_worker.fast.api import SearchTables, perft
+from ai_worker.levels import LEVELS
+from ai_worker.search import choose_move, solve_endgame, warmup
+from benchmarks.endgame_set import read_set
+from benchmarks.ffo import read_ffo
+from benchmarks.old_engine import BASELINE_COMMIT, OldEngine
+
+FIRST_CALL_SCRIPT = (
+    "import time; t = time.perf_counter(); c = time.process_time(); "
+    "from ai_worker.engine import Board; from ai_worker.search import choose_move; "
+    "choose_move(Board(), 'strong', time_limit=0.05); "
+    "print(time.perf_counter() - t, time.process_time() - c)"
+)
+MIDGAME_OPENINGS = ("f5,d6,c3,d3,c4,f4,f6,f3,e6,e7", "f5,f6,e6,f4,e3,c5,c4,d3,c3", "c4,e3,f6")
+OLD_PREFIX = "old-"
+Out = Callable[[str], None]
+
+
+def median_time(action: Callable[[], object], runs: int) -> tuple[float, float]:
+    """Median wall time and median CPU time of this process over ``runs`` calls of
+    ``action`` (on a loaded machine the CPU time shows the engine's own speed)."""
+    walls = []
+    cpus = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        cpu_started = time.process_time()
+        action()
+        walls.append(time.perf_counter() - started)
+        cpus.append(time.process_time() - cpu_started)
+    return statistics.median(walls), statistics.median(cpus)
+
+
+def bench_perft(runs: int, out: Out) -> None:
+    """perft speeds of the kernels against the pure-Python engine's, measured here."""
+    baseline_depth = 7  # long enough (about 0.3 s) for a stable timing
+    baselines = {}
+    for label, variant in (("8x8", Variant()), ("10x10", Variant(board="10x10"))):
+        board = Board(variant)
+        perft(board, 2)  # compile or load the kernel
+        wall, cpu = median_time(partial(board.perft, baseline_depth), runs)
+        leaves = board.perft(baseline_depth)
+        baselines[label] = leaves / cpu
+        out(
+            f"baseline: pure-Python perft({baseline_depth}) {label}:"
+            f" {leaves / cpu / 1e6:.3f} M leaves per CPU-second (wall {leaves / wall / 1e6:.3f})"
+        )
+    for label, variant, depth, depth_runs in (
+        ("8x8", Variant(), 10, runs),
+        ("8x8", Variant(), 11, max(3, runs)),
+        ("10x10", Variant(board="10x10"), 9, runs),
+    ):
+        board = Board(variant)
+        count = perft(board, depth)
+        wall, cpu = median_time(partial(perft, board, depth), depth_runs)
+        out(
+            f"perft({depth}) {label}: {count} leaves, median CPU {cpu:.3f} s (wall {wall:.3f} s)"
+            f" over {depth_runs} runs = {count / cpu / 1e6:.1f} M leaves per CPU-second"
+            f" (wall {count / wall / 1e6:.1f}), {count / cpu / baselines[label]:.0f}x baseline"
+        )
+
+
+def bench_speed(runs: int, out: Out) -> None:
+    """strong's nodes per CPU-second and per wall-second: middle-game positions searched 1 s,
+    and every move of a played game (kept tables, 0.3 s a move) as a worker plays it."""
+    for label, searches in (
+        ("3 middle-game positions, 1 s each", _middle_game_searches),
+        ("a played game, 0.3 s a move", _played_game_searches),
+    ):
+        per_cpu = []
+        per_wall = []
+        for _ in range(runs):
+            nodes, cpu, wall = searches()
+            per_cpu.append(nodes / cpu)
+            per_wall.append(nodes / wall)
+        out(
+            f"strong search, {label}: median {statistics.median(per_cpu) / 1e6:.2f} M nodes"
+            f" per CPU-second (wall {statistics.median(per_wall) / 1e6:.2f})"
+        )
+
+
+def _middle_game_searches() -> tuple[int, float, float]:
+    nodes, cpu, wall = 0, 0.0, 0.0
+    for opening in MIDGAME_OPENINGS:
+        board = Board.from_moves(None, opening.split(","))
+        started = time.process_time()
+        result = choose_move(board, "strong", time_limit=1.0, seed=0)
+        cpu += time.process_time() - started
+        nodes += result.nodes
+        wall += result.elapsed
+    return nodes, cpu, wall
+
+
+def _played_game_searches() -> tuple[int, float, float]:
+    rng = random.Random(1)
+    board = Board()
+    for _ in range(4):
+        board.push(rng.choice(board.legal_moves))
+    nodes, cpu, wall = 0, 0.0, 0.0
+    while not board.is_game_over():
+        started = time.process_time()
+        result = choose_move(board, "strong", time_limit=0.3, seed=1)
+        cpu += time.process_time() - started
+        nodes += result.nodes
+        wall += result.elapsed
+        board.push(result.move)
+    return nodes, cpu, wall
+
+
+def bench_ffo(numbers: list[int], compare_old: bool, out: Out) -> None:
+    """Exact solves with fresh tables; with ``compare_old`` the old engine solves them too."""
+    solve_endgame(read_ffo(1).board, time_limit=60)  # compile or load the kernels
+    total = total_old = 0.0
+    for number in numbers:
+        position = read_ffo(number)
+        started = time.process_time()
+        result = solve_endgame(position.board, time_limit=3600, tables=SearchTables())
+        cpu = time.process_time() - started
+        total += cpu
+        assert result is not None
+        verdict = "exact" if result.score == position.score else f"WRONG ({position.score:+d})"
+        line = (
+            f"FFO #{number}: {position.board.empties()} empties, {result.move}"
+            f" {result.score:+.0f} {verdict}, CPU {cpu:.2f} s (wall {result.elapsed:.2f} s),"
+            f" {result.nodes} nodes"
+        )
+        if compare_old:
+            old_cpu = _old_solve_cpu(position.board)
+            total_old += old_cpu
+            line += f"; {BASELINE_COMMIT}: CPU {old_cpu:.2f} s ({old_cpu / cpu:.2f}x)"
+        out(line)
+    if numbers:
+        summary = f"FFO #{numbers[0]}-#{numbers[-1]} total: CPU {total:.2f} s"
+        if compare_old:
+            summary += f"; {BASELINE_COMMIT}: CPU {total_old:.2f} s ({total_old / total:.2f}x)"
+        out(summary)
+
+
+_OLD_SOLVE = """
+import sys, time
+from ai_worker.search import board_from_obf, solve_endgame
+board = board_from_obf(sys.argv[1])
+solve_endgame(board_from_obf(sys.argv[2]), time_limit=60)
+started = time.process_time()
+solve_endgame(board, time_limit=3600)
+print(time.process_time() - started)
+"""
+
+
+def _old_solve_cpu(board: Board) -> float:
+    """CPU seconds the old engine takes to solve ``board`` (kernels loaded beforehand)."""
+    from ai_worker.engine.records import write_obf
+    from benchmarks.old_engine import engine_folder
+
+    done = subprocess.run(
+        [sys.executable, "-c", _OLD_SOLVE, write_obf(board), write_obf(read_ffo(20).board)],
+        cwd=engine_folder(BASELINE_COMMIT),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return float(done.stdout.split()[-1])
+
+
+def bench_strong_ffo(out: Out) -> None:
+    """strong at its default time on FFO #1-#39 of 20 empties or fewer."""
+    numbers = [n for n in range(1, 40) if read_ffo(n).board.empties() <= 20]
+    exact = optimal = 0
+    for number in numbers:
+        position = read_ffo(number)
+        result = choose_move(position.board, "strong", seed=0)
+        exact += result.exact and result.score == position.score
+        optimal += position.is_optimal(result.move)
+    out(
+        f"strong at 1.5 s on FFO #1-#39 with <= 20 empties: {exact}/{len(numbers)} exact,"
+        f" {optimal}/{len(numbers)} optimal moves"
+    )
+
+
+def bench_endgame_set(count: int, out: Out) -> None:
+    """strong at its default time on the endgame test set: optimal moves and mean loss."""
+    positions = read_set()[:count]
+    optimal = 0
+    losses = []
+    by_empties: dict[int, list[int]] = {}
+    for scored in positions:
+        result = choose_move(scored.board, "strong", seed=0)
+        loss = scored.best - scored.move_values[result.move]
+        optimal += loss == 0
+        losses.append(loss)
+        by_empties.setdefault(scored.board.empties(), []).append(loss)
+    detail = ", ".join(
+        f"{empties}: {sum(v == 0 for v in values)}/{len(values)}"
+        for empties, values in sorted(by_empties.items())
+    )
+    out(
+        f"strong at 1.5 s on {len(positions)} endgame positions of 18-24 empties:"
+        f" {optimal}/{len(positions)} optimal ({100 * optimal / len(positions):.1f} %),"
+        f" mean loss {statistics.mean(losses):.2f} discs; optimal by empties: {detail}"
+    )
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """Games of player ``first`` against player ``second``, counted for ``first``."""
+
+    first: str
+    second: str
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def score(self) -> float:
+        """Share of the points of ``first`` (a draw is half a point)."""
+        games = self.wins + self.draws + self.losses
+        return (self.wins + self.draws / 2) / games
+
+
+def play_match(
+    first: str,
+    second: str,
+    games: int,
+    *,
+    time_limit: float | None = None,
+    opening_plies: int = 4,
+    variant: Variant | None = None,
+    seed: int = 0,
+    on_game: Callable[[str], None] | None = None,
+) -> MatchResult:
+    """``games`` games from random openings of ``opening_plies`` moves, each opening played
+    twice with the colours swapped. A player is a level, or ``old-<level>`` for that level of
+    the engine of commit ``01d94f8`` (8x8 two-player games only). ``on_game`` gets a line
+    per finished game."""
+    wins = draws = losses = 0
+    with _players(first, second) as (play_first, play_second):
+        for game in range(games):
+            rng = random.Random(seed * 1000 + game // 2)
+            board = Board(variant)
+            for _ in range(opening_plies):
+                board.push(rng.choice(board.legal_moves))
+            first_colour = game % 2
+            while not board.is_game_over():
+                play = play_first if board.turn == first_colour else play_second
+                board.push(play(board, time_limit, game))
+            outcome = board.outcome()
+            assert outcome is not None
+            if outcome.winner is None:
+                draws += 1
+            elif outcome.winner == first_colour:
+                wins += 1
+            else:
+                losses += 1
+            if on_game is not None:
+                on_game(f"game {game + 1}: {first} {wins} wins, {draws} draws, {losses} losses")
+    return MatchResult(first, second, wins, draws, losses)
+
+
+Player = Callable[[Board, float | None, int], Move]
+
+
+@contextmanager
+def _players(*names: str) -> Iterator[list[Player]]:
+    """A move function per player name; one old-engine process serves the old players."""
+    old: OldEngine | None = None
+    players: list[Player] = []
+    try:
+        for name in names:
+            level = name.removeprefix(OLD_PREFIX)
+            if level not in LEVELS:
+                raise ValueError(f"{name!r} is neither a level nor old-<level>")
+            if name.startswith(OLD_PREFIX):
+                old = old or OldEngine()
+                players.append(_old_player(old, level))
+            else:
+                players.append(_player(level))
+        yield players
+    finally:
+        if old is not None:
+            old.close()
+
+
+def _player(level: str) -> Player:
+    def play(board: Board, time_limit: float | None, seed: int) -> Move:
+        return choose_move(board, level, time_limit=time_limit, seed=seed).move
+
+    return play
+
+
+def _old_player(old: OldEngine, level: str) -> Player:
+    from ai_worker.search import DEFAULT_TIME_LIMIT
+
+    def play(board: Board, time_limit: float | None, seed: int) -> Move:
+        limit = DEFAULT_TIME_LIMIT[level] if time_limit is None else time_limit
+        if len(board.legal_moves) == 1:
+            return board.legal_moves[0]
+        return old.choose_move(board, level, time_limit=limit, seed=seed)
+
+    return play
+
+
+def first_call_latency(runs: int) -> tuple[float, float]:
+    """Median wall and CPU time of importing the search and running its first search in a
+    fresh process (the numba cache is loaded, not compiled, once built)."""
+    walls = []
+    cpus = []
+    for _ in range(runs):
+        out = subprocess.run(
+            [sys.executable, "-c", FIRST_CALL_SCRIPT], capture_output=True, text=True, check=True
+        )
+        wall, cpu = out.stdout.strip().splitlines()[-1].split()
+        walls.append(float(wall))
+        cpus.append(float(cpu))
+    return statistics.median(walls), statistics.median(cpus)
+
+
+def _progress(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.engine",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--runs", type=int, default=3, help="runs per figure (median)")
+    parser.add_argument("--perft", action="store_true", help="perft speeds")
+    parser.add_argument("--speed", action="store_true", help="strong's nodes per second")
+    parser.add_argument("--ffo", default="", help="FFO positions to solve, e.g. 40-49")
+    parser.add_argument(
+        "--old", action="store_true", help=f"--ffo: the engine of {BASELINE_COMMIT} solves too"
+    )
+    parser.add_argument("--strong-ffo", action="store_true", help="strong on FFO #1-#39")
+    parser.add_argument("--endgame-set", type=int, default=0, help="strong on N test positions")
+    parser.add_argument("--match", default="", help="e.g. strong:normal,strong:old-strong")
+    parser.add_argument("--games", type=int, default=40, help="games per match")
+    parser.add_argument("--time", type=float, default=None, help="seconds per move in matches")
+    args = parser.parse_args(argv)
+
+    def out(line: str) -> None:
+        print(line, flush=True)
+
+    load = os.getloadavg()
+    out(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; {os.cpu_count()} CPUs")
+    everything = not (
+        args.perft or args.speed or args.ffo or args.strong_ffo or args.endgame_set or args.match
+    )
+    warmup()
+    if args.perft or everything:
+        bench_perft(args.runs, out)
+    if args.speed or everything:
+        bench_speed(args.runs, out)
+    ffo = args.ffo or ("40-44" if everything else "")
+    if ffo:
+        low, _, high = ffo.partition("-")
+        bench_ffo(list(range(int(low), int(high or low) + 1)), args.old, out)
+    if args.strong_ffo:
+        bench_strong_ffo(out)
+    if args.endgame_set:
+        bench_endgame_set(args.endgame_set, out)
+    for pairing in filter(None, args.match.split(",")):
+        first, _, second = pairing.partition(":")
+        try:
+            result = play_match(first, second, args.games, time_limit=args.time, on_game=_progress)
+        except ValueError as error:
+            parser.error(f"--match {pairing!r}: {error}")
+        out(
+            f"{first} vs {second}: {result.wins} wins, {result.draws} draws,"
+            f" {result.losses} losses ({100 * result.score:.0f} %), {args.games} games,"
+            f" {'default times' if args.time is None else f'{args.time:g} s a move'}"
+        )
+    if everything:
+        latency, latency_cpu = first_call_latency(args.runs)
+        out(
+            "first search in a fresh process (import + cache load + search):"
+            f" CPU {latency_cpu:.3f} s (wall {latency:.3f} s)"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
