@@ -1,26 +1,50 @@
-# The two commands of the README: `make run` and `make test`.
+# The two commands of the README, `make run` and `make test`, and the steps they are made of.
+# Python packages come from the lock files (requirements*.txt, `make lock`), JavaScript tools
+# from package-lock.json; every target installs what it needs first.
 PYTHON ?= python3.11
 VENV ?= .venv
 PY := $(VENV)/bin/python
+BIN := $(VENV)/bin
 PORT ?= 8000
 HOST ?= 127.0.0.1
 CHROMIUM ?= /usr/bin/chromium
+# Extra flags for `make lock`: LOCK_ARGS=--upgrade (every pin) or LOCK_ARGS="--upgrade-package django".
+LOCK_ARGS ?=
+LOCK := $(BIN)/uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes \
+	--quiet --custom-compile-command "make lock" $(LOCK_ARGS)
 
-.PHONY: run test install install-dev browser lint check-db worker web bench clean
+.PHONY: run test lint typecheck test-python test-slow test-js bench lock \
+	install install-dev install-js browser db clean
 
-$(VENV)/.installed: pyproject.toml
+# The steps of `make test` share one test database: never run them side by side (make -j).
+.NOTPARALLEL:
+
+$(VENV)/.installed: requirements.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e .
+	$(PY) -m pip install --quiet --require-hashes -r requirements.txt
+	$(PY) -m pip install --quiet --no-deps -e .
 	touch $@
 
-$(VENV)/.installed-dev: $(VENV)/.installed
-	$(PY) -m pip install --quiet -e '.[dev]'
+$(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt
+	$(PY) -m pip install --quiet --require-hashes -r requirements-dev.txt
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
 install: $(VENV)/.installed
 
 install-dev: $(VENV)/.installed-dev
+
+install-js: node_modules/.installed
+
+## Pin every dependency of pyproject.toml (and of its dev extra) with hashes, keeping the
+## current pins where they still fit: run after changing the dependencies, commit both files.
+lock: install-dev
+	$(LOCK) -o requirements.txt
+	$(LOCK) --extra dev --constraint requirements.txt -o requirements-dev.txt
 
 # Debian's Chromium drives the browser tests; a browser download does not work here.
 browser:
@@ -39,22 +63,37 @@ run: db
 	$(PY) -m ai_worker warmup
 	@echo "Reversi is running at http://$(HOST):$(PORT)/  (Ctrl-C stops web and worker)"
 	@trap 'kill 0' INT TERM; \
-	POSTGRES_CONN_MAX_AGE=600 $(VENV)/bin/celery -A reversi_site worker --loglevel=info -Q celery,cpu & \
-	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) reversi_site.asgi:application & \
+	POSTGRES_CONN_MAX_AGE=600 $(BIN)/celery -A reversi_site worker --loglevel=info -Q celery,cpu & \
+	$(BIN)/daphne -b $(HOST) -p $(PORT) reversi_site.asgi:application & \
 	wait
 
-## Set up and run every test, the linters, the type check and the import contracts.
-test: install-dev browser
+## Set up and run every check: linters, type check, JavaScript tests, the test suite, the slow tests.
+test: lint typecheck test-js test-python test-slow
+
+## The hooks of .pre-commit-config.yaml on every file git tracks: ruff, ruff format, the import
+## contracts (lint-imports), ESLint, whitespace and file checks.
+lint: install-dev install-js
+	$(BIN)/pre-commit run --all-files --show-diff-on-failure
+
+typecheck: install-dev
+	$(BIN)/mypy
+
+test-js: install-js
+	node --test tests/js/
+
+test-python: install-dev browser
 	$(PY) manage.py ensure_database
-	$(VENV)/bin/ruff check .
-	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy
-	$(VENV)/bin/lint-imports --no-cache --no-logo
-	$(VENV)/bin/pytest
+	$(BIN)/pytest
+
+## The tests marked slow (deep perft, hard endgames, a level match), about 2 minutes; the
+## marathon ones (tens of minutes) run by hand: `.venv/bin/pytest -m marathon`.
+test-slow: install-dev
+	$(BIN)/pytest -m "slow and not marathon"
 
 bench: install
 	$(PY) -m benchmarks.engine
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis .import_linter_cache .grimp_cache
+	rm -rf $(VENV) node_modules staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis \
+		.import_linter_cache .grimp_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -7,6 +7,7 @@ Defaults match a developer machine: PostgreSQL at 127.0.0.1:5432 as user ``root`
 import os
 from pathlib import Path
 
+from games.community.version import app_version
 from games.shared.ids import PUBLIC_ID_SCHEMA
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -109,13 +110,16 @@ AUTH_PASSWORD_VALIDATORS = [
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("ja", "日本語"), ("ru", "Русский")]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+# The catalogs live in the games app (Django finds them there, also in an installed wheel);
+# naming them here makes `makemessages` run from the repository root write there too.
+LOCALE_PATHS = [BASE_DIR / "games" / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "/static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# collectstatic's target; an installed wheel (the Docker image) sets it outside site-packages.
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles"))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
@@ -168,7 +172,7 @@ REST_FRAMEWORK = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Reversi service API",
     "DESCRIPTION": "Play reversi and its variants against people or the CPU.",
-    "VERSION": "0.1.0",
+    "VERSION": app_version(),
     "SERVE_INCLUDE_SCHEMA": False,
     "ENUM_NAME_OVERRIDES": {
         "ColorEnum": ["black", "white", "red", "green"],

@@ -7,7 +7,6 @@ Only what the changelog uses: ``#`` headings, ``-``/``*`` list items, paragraphs
 import re
 from pathlib import Path
 
-from django.conf import settings
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
@@ -16,17 +15,13 @@ _LIST_ITEM = re.compile(r"^\s*[-*]\s+(.*)$")
 _CODE = re.compile(r"`([^`]+)`")
 
 
-def changelog_path() -> Path:
-    return Path(settings.BASE_DIR) / "CHANGELOG.md"
+# In a checkout a symlink to the repository's CHANGELOG.md; the wheel holds a copy of the file.
+CHANGELOG_PATH = Path(__file__).resolve().parent / "CHANGELOG.md"
 
 
 def read_changelog() -> SafeString:
-    """CHANGELOG.md as HTML, or an empty string when the file is missing."""
-    try:
-        text = changelog_path().read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return mark_safe("")
-    return render_markdown(text)
+    """The packaged CHANGELOG.md as HTML."""
+    return render_markdown(CHANGELOG_PATH.read_text(encoding="utf-8"))
 
 
 def render_markdown(text: str) -> SafeString:

@@ -1,4 +1,9 @@
-"""The running version (U7): package version and git commit, worked out once per process."""
+"""The running version (U7): package version and git commit, worked out once per process.
+
+The version has one source, ``version`` in ``pyproject.toml``; everything that shows it (the
+footer, ``/api/site/``, bug reports, the OpenAPI schema) reads it from the installed package's
+metadata through :func:`app_version`.
+"""
 
 import os
 import subprocess
@@ -12,7 +17,8 @@ PACKAGE_NAME = "reversi-service"
 
 @cache
 def app_version() -> str:
-    """The installed package version, e.g. ``0.1.0``."""
+    """The installed package's version, e.g. ``0.1.0``; ``unknown`` for code run from a
+    checkout that was never installed (no metadata)."""
     try:
         return metadata.version(PACKAGE_NAME)
     except metadata.PackageNotFoundError:

@@ -12,8 +12,14 @@ def test_the_levels_keep_their_order_at_small_budgets() -> None:
     assert normal.wins >= 3, normal
 
 
+# strong-normal at full time takes about half an hour (1.5 s a strong move): by hand only.
+MARATHON = [pytest.mark.marathon, pytest.mark.timeout(3600)]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize(("first", "second"), [("strong", "normal"), ("normal", "easy")])
+@pytest.mark.parametrize(
+    ("first", "second"), [pytest.param("strong", "normal", marks=MARATHON), ("normal", "easy")]
+)
 def test_forty_games_at_full_time(first: str, second: str) -> None:
     result = play_match(first, second, 40)
     assert result.wins >= 36, result

@@ -3,15 +3,18 @@
 import datetime
 import subprocess
 import threading
+import tomllib
+from pathlib import Path
 
 import pytest
 from django.apps import apps
 from django.contrib import admin
 from django.contrib.auth.models import User
 from django.db import connection
+from drf_spectacular.generators import SchemaGenerator
 
-from games.community import services
-from games.community.changelog import read_changelog, render_markdown
+from games.community import services, version
+from games.community.changelog import CHANGELOG_PATH, read_changelog, render_markdown
 from games.community.models import Comment, PageView
 from games.community.selectors import site_counters
 from games.community.version import app_commit, app_version
@@ -73,11 +76,22 @@ def test_superuser_is_a_moderator() -> None:
 
 
 def test_version_is_the_package_version_and_commit_is_git_head() -> None:
-    assert app_version() == "0.1.0"
+    pyproject = tomllib.loads((Path(__file__).parents[3] / "pyproject.toml").read_text())
+    assert app_version() == pyproject["project"]["version"]
     head = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
     ).stdout.strip()
     assert app_commit() == head
+
+
+def test_version_is_unknown_where_no_package_metadata_exists(monkeypatch) -> None:
+    monkeypatch.setattr(version, "PACKAGE_NAME", "reversi-service-never-installed")
+    assert app_version.__wrapped__() == "unknown"
+
+
+def test_the_api_schema_carries_the_package_version() -> None:
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    assert schema["info"]["version"] == app_version()
 
 
 def test_commit_falls_back_to_app_commit_env_without_git(settings, tmp_path, monkeypatch) -> None:
@@ -100,10 +114,13 @@ def test_markdown_rendering_escapes_everything() -> None:
     )
 
 
-def test_changelog_file_is_read_and_missing_file_gives_nothing(settings, tmp_path) -> None:
+def test_changelog_is_read_from_the_package_not_the_checkout(settings, tmp_path) -> None:
+    settings.BASE_DIR = tmp_path  # an installed wheel: no checkout around the code
+    assert CHANGELOG_PATH.parent == Path(services.__file__).resolve().parent
+    repository_changelog = Path(__file__).parents[3] / "CHANGELOG.md"
+    assert CHANGELOG_PATH.read_text() == repository_changelog.read_text()
+    assert read_changelog() == render_markdown(repository_changelog.read_text())
     assert "<h3>0.1.0 (unreleased)</h3>" in read_changelog()
-    settings.BASE_DIR = tmp_path
-    assert read_changelog() == ""
 
 
 @pytest.mark.django_db(transaction=True)

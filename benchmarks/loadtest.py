@@ -1,6 +1,6 @@
 """Load test: play N concurrent games against the CPU through the HTTP API and websockets.
 
-    python -m games.loadtest --games 50 --base-url http://127.0.0.1:8000
+    .venv/bin/python benchmarks/loadtest.py --games 50 --base-url http://127.0.0.1:8000
 
 One account (signed up at the start) plays black in every game, picking random legal moves;
 the CPU levels take turns across the games. Figures printed at the end:
@@ -24,6 +24,7 @@ import sys
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
@@ -32,6 +33,8 @@ from websockets.typing import Origin
 from ai_worker.levels import LEVELS
 
 STAGGER = 0.05
+# A JSON object of the API or the websocket (a game state, an event).
+Message = dict[str, Any]
 
 
 @dataclass
@@ -51,7 +54,7 @@ class GameSocket:
 
     def __init__(self, websocket: ClientConnection) -> None:
         self.websocket = websocket
-        self.messages: asyncio.Queue[tuple[float, dict | None]] = asyncio.Queue()
+        self.messages: asyncio.Queue[tuple[float, Message | None]] = asyncio.Queue()
         self.reader = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
@@ -61,7 +64,7 @@ class GameSocket:
         finally:
             self.messages.put_nowait((time.perf_counter(), None))
 
-    async def next(self, timeout: float) -> tuple[float, dict]:
+    async def next(self, timeout: float) -> tuple[float, Message]:
         try:
             arrived, message = await asyncio.wait_for(self.messages.get(), timeout)
         except TimeoutError:
@@ -100,7 +103,7 @@ async def play_game(
             state = first["state"]
             while state["status"] == "active" and time.perf_counter() < deadline:
                 ply = state["ply"]
-                notation = rng.choice(state["legal_moves"])
+                notation = rng.choice(sorted(state["legal_moves"]))  # move -> its flips
                 sent = time.perf_counter()
                 response = await http.post(
                     f"/api/games/{game_id}/moves/", json={"move": notation, "ply": ply}
@@ -118,12 +121,12 @@ async def play_game(
 
 async def wait_for_reply(
     socket: GameSocket, ply: int, sent: float, level: str, deadline: float, figures: Figures
-) -> dict:
+) -> Message:
     """Read events until the player is to move again (or the game ends); note the latencies."""
     own_event_at = None
     while True:
         arrived, message = await socket.next(timeout=max(1.0, deadline - time.perf_counter()) + 60)
-        state = message["state"]
+        state: Message = message["state"]
         if message["type"] != "move" or state["ply"] <= ply:
             continue
         if own_event_at is None:
@@ -198,7 +201,7 @@ async def run(args: argparse.Namespace) -> Figures:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m games.loadtest", description=__doc__.split("\n")[0]
+        prog="benchmarks/loadtest.py", description=__doc__.split("\n")[0]
     )
     parser.add_argument("--games", type=int, default=50, help="concurrent games (default 50)")
     parser.add_argument("--base-url", default="http://127.0.0.1:8000")

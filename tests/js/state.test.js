@@ -1,0 +1,174 @@
+// state.js: the API's game state (games/presenters.py game_state) as the page reads it, and
+// the board rows' notation.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import {
+  boardShape,
+  cellAt,
+  normalizeState,
+  parseSquare,
+  serverNow,
+  squareName,
+} from "../../games/static/games/js/state.js";
+
+const START = ["--------", "--------", "--------", "---OX---", "---XO---", "--------", "--------", "--------"];
+
+function seat(color, changes = {}) {
+  return { color, kind: "human", level: null, name: color, taken: true, connected: true, takeover_at: null, ...changes };
+}
+
+/** A game state as the API sends it (the 8x8 start, black to move), with `changes` laid over it. */
+function apiState(changes = {}) {
+  return {
+    id: 7,
+    url: "/play/7/",
+    mode: "cpu",
+    variant: { players: 2, board: "8x8", opening: "cross" },
+    status: "active",
+    ply: 0,
+    version: 3,
+    to_move: "black",
+    legal_moves: { d3: ["d4"], c4: ["d4"], f5: ["e5"], e6: ["e5"] },
+    board: START,
+    discs: { black: 2, white: 2 },
+    empties: 60,
+    last_move: null,
+    pass_notice: null,
+    moves: [],
+    result: null,
+    undo: { allowed: true, used: 0 },
+    hints: { used: 0, current: null },
+    seats: [seat("black"), seat("white", { kind: "cpu", level: "normal", name: "CPU" })],
+    you: ["black"],
+    room: null,
+    server_time: new Date().toISOString(),
+    ...changes,
+  };
+}
+
+test("renames the API's fields and keeps each legal move's flips", () => {
+  const state = normalizeState(apiState());
+  assert.equal(state.id, 7);
+  assert.equal(state.version, 3);
+  assert.equal(state.toMove, "black");
+  assert.equal(state.active, true);
+  assert.deepEqual(state.legal, ["d3", "c4", "f5", "e6"]);
+  assert.deepEqual(state.flips.get("f5"), ["e5"]);
+  assert.equal(state.flips.get("a1"), undefined);
+  assert.equal(state.rows, START);
+  assert.equal(state.undoAllowed, true);
+  assert.equal(state.lastMove, null);
+  assert.equal(state.pass, null);
+  assert.equal(state.result, null);
+});
+
+test("the last move carries its flips and their count", () => {
+  const state = normalizeState(
+    apiState({ ply: 1, last_move: { ply: 1, color: "black", move: "f5", flipped: ["e5"], text: "Black f5" } }),
+  );
+  assert.deepEqual(state.lastMove, { square: "f5", color: "black", flips: ["e5"], flipCount: 1 });
+});
+
+test("the colours are the seats', in play order, with a count each", () => {
+  const two = normalizeState(apiState());
+  assert.deepEqual([...two.counts], [["black", 2], ["white", 2]]);
+
+  const three = normalizeState(
+    apiState({
+      variant: { players: 3, board: "10x10" },
+      seats: [seat("black"), seat("white"), seat("red")],
+      discs: { black: 3, white: 3, red: 3 },
+    }),
+  );
+  assert.deepEqual(three.colors, ["black", "white", "red"]);
+  assert.deepEqual([...three.counts], [["black", 3], ["white", 3], ["red", 3]]);
+});
+
+test("a finished game has a result per colour and is not active", () => {
+  const state = normalizeState(
+    apiState({
+      status: "finished",
+      to_move: null,
+      legal_moves: {},
+      result: {
+        discs: { black: 40, white: 24 },
+        tournament: { black: 40, white: 24 },
+        empties: 0,
+        winner: "black",
+        draw: false,
+        resigned: null,
+      },
+    }),
+  );
+  assert.equal(state.active, false);
+  assert.deepEqual(state.legal, []);
+  assert.equal(state.result.winner, "black");
+  assert.equal(state.result.discs.get("white"), 24);
+  assert.equal(state.result.tournament.get("black"), 40);
+});
+
+test("a hint counts only for the current ply, and is pending until its move arrives", () => {
+  const answered = normalizeState(apiState({ hints: { used: 1, current: { ply: 0, move: "f5" } } }));
+  assert.equal(answered.hint, "f5");
+  assert.equal(answered.hintPending, false);
+
+  const pending = normalizeState(apiState({ hints: { used: 1, current: { ply: 0, move: null } } }));
+  assert.equal(pending.hint, null);
+  assert.equal(pending.hintPending, true);
+
+  const stale = normalizeState(apiState({ ply: 2, hints: { used: 1, current: { ply: 0, move: "f5" } } }));
+  assert.equal(stale.hint, null);
+  assert.equal(stale.hintPending, false);
+});
+
+test("seats say which are this browser's and when the server allows a takeover", () => {
+  const seats = [seat("black"), seat("white", { connected: false, takeover_at: "2026-11-29T12:02:00+00:00" })];
+  const state = normalizeState(apiState({ seats, pass_notice: { color: "white" } }));
+  assert.deepEqual(
+    state.seats.map((each) => [each.color, each.mine, each.takeoverAt]),
+    [
+      ["black", true, null],
+      ["white", false, Date.UTC(2026, 10, 29, 12, 2)],
+    ],
+  );
+  assert.deepEqual(state.pass, { color: "white" });
+});
+
+test("a watcher holds no seat", () => {
+  const state = normalizeState(apiState({ you: undefined }));
+  assert.deepEqual(
+    state.seats.map((each) => each.mine),
+    [false, false],
+  );
+});
+
+test("serverNow follows the server's clock, wherever this browser's is", () => {
+  const ahead = 90_000;
+  const state = normalizeState(apiState({ server_time: new Date(Date.now() + ahead).toISOString() }));
+  assert.ok(Math.abs(serverNow(state) - (Date.now() + ahead)) < 1000);
+});
+
+test("square names and cells of the board rows", () => {
+  assert.equal(squareName(5, 4), "f5");
+  assert.deepEqual(parseSquare("f5"), [5, 4]);
+  assert.deepEqual(parseSquare(squareName(9, 9)), [9, 9]);
+  const rows = [" XO#", "RGN-"];
+  assert.deepEqual(
+    [0, 1, 2, 3].map((col) => cellAt(rows, col, 0)),
+    ["off", "black", "white", "wall"],
+  );
+  assert.deepEqual(
+    [0, 1, 2, 3].map((col) => cellAt(rows, col, 1)),
+    ["red", "green", "neutral", "empty"],
+  );
+  assert.equal(cellAt(rows, 4, 0), "off");
+  assert.equal(cellAt(rows, 0, 2), "off");
+});
+
+test("the board's shape changes with its cut corners, not with its discs", () => {
+  const octagonCorner = [" --", "-X-", "---"];
+  assert.equal(boardShape(octagonCorner), " ..|...|...");
+  assert.equal(boardShape([" --", "-O-", "-#-"]), boardShape(octagonCorner));
+  assert.notEqual(boardShape(START), boardShape(octagonCorner));
+});
