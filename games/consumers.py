@@ -10,6 +10,7 @@ An unknown or malformed game id is closed with code 4404.
 
 import json
 import re
+from collections.abc import Callable
 from urllib.parse import parse_qs
 
 from asgiref.sync import ThreadSensitiveContext
@@ -72,6 +73,16 @@ def _viewer_colors(game_id: int, player: Player | None) -> list[str]:
     return selectors.viewer_colors(Game.objects.get(pk=game_id), player)
 
 
+async def refuse_with_not_found(scope: dict, receive: Callable, send: Callable) -> None:
+    """Refuse a websocket with close code 4404: an unknown address or game (not a server error).
+
+    A plain ASGI application rather than a consumer: it needs neither the channel layer nor the
+    database (a consumer refused after subscribing to the layer lingered after its client left)."""
+    while (message := await receive())["type"] != "websocket.disconnect":
+        if message["type"] == "websocket.connect":
+            await send({"type": "websocket.close", "code": 4404})
+
+
 class GameConsumer(AsyncJsonWebsocketConsumer):
     """One viewer of one game."""
 
@@ -80,18 +91,18 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     player: Player | None = None
     you: list[str]
 
-    async def __call__(self, scope: dict, receive: object, send: object) -> None:
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         # Like Django's HTTP handler: this connection's database work gets its own thread
         # instead of queueing behind every other websocket on one shared thread.
         async with ThreadSensitiveContext():
+            game_id = await _game_pk(scope["url_route"]["kwargs"]["public_id"])
+            if game_id is None:  # refused before it takes a channel-layer subscription
+                await refuse_with_not_found(scope, receive, send)
+                return
+            self.game_id = game_id
             await super().__call__(scope, receive, send)
 
     async def connect(self) -> None:
-        game_id = await _game_pk(self.scope["url_route"]["kwargs"]["public_id"])
-        if game_id is None:
-            await self.close(code=4404)
-            return
-        self.game_id = game_id
         self.player = await _scope_player(self.scope)
         self.group = events.game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -150,14 +161,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json(presenters.game_event(event["type"], state))
 
 
-class UnknownPathConsumer(AsyncJsonWebsocketConsumer):
-    """Any other websocket address: refused with close code 4404 (not a server error)."""
-
-    async def connect(self) -> None:
-        await self.close(code=4404)
-
-
 websocket_urlpatterns = [
     path("ws/games/<public_id:public_id>/", GameConsumer.as_asgi()),
-    re_path(r"", UnknownPathConsumer.as_asgi()),
+    re_path(r"", refuse_with_not_found),
 ]

@@ -1,9 +1,10 @@
 """The game websocket on the real Redis channel layer."""
 
+import asyncio
+
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.contrib.sessions.backends.db import SessionStore
 from rest_framework.authtoken.models import Token
@@ -11,19 +12,17 @@ from rest_framework.authtoken.models import Token
 from games.identity import GUEST_SESSION_KEY, Player
 from games.models import Game, Seat
 from games.services import games
-from reversi_site.asgi import application
+from tests.games.sockets import ORIGIN, Socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-ORIGIN = (b"origin", b"http://testserver")
 
-
-def communicator(path: str, token: str = "", origin: tuple = ORIGIN) -> WebsocketCommunicator:
+def communicator(path: str, token: str = "", origin: tuple = ORIGIN) -> Socket:
     query = f"?token={token}" if token else ""
-    return WebsocketCommunicator(application, path + query, headers=[origin])
+    return Socket(path + query, headers=[origin])
 
 
-async def receive_until(socket: WebsocketCommunicator, kind: str) -> dict:
+async def receive_until(socket: Socket, kind: str) -> dict:
     while True:
         message = await socket.receive_json_from(timeout=5)
         if message["type"] == kind:
@@ -140,9 +139,7 @@ def guest_session(guest_id: str) -> str:
 async def _guest_is_recognised_by_the_session_cookie() -> None:
     game = await new_local_game(Player(guest_id="guest-1"))
     cookie = f"{settings.SESSION_COOKIE_NAME}={await guest_session('guest-1')}".encode()
-    socket = WebsocketCommunicator(
-        application, f"/ws/games/{game.public_id}/", headers=[ORIGIN, (b"cookie", cookie)]
-    )
+    socket = Socket(f"/ws/games/{game.public_id}/", headers=[ORIGIN, (b"cookie", cookie)])
     assert (await socket.connect())[0]
     assert (await receive_until(socket, "state"))["state"]["you"] == ["black", "white"]
     await socket.disconnect()
@@ -166,3 +163,18 @@ async def _a_websocket_token_with_a_nul_byte_is_not_a_server_error(alice) -> Non
     assert (await socket.connect())[0]  # a spectator, as with any unknown token
     assert (await receive_until(socket, "state"))["state"]["you"] == []
     await socket.disconnect()
+
+
+@pytest.mark.parametrize("path", ["/ws/games/abcdefghijkm/", "/ws/games/abc/", "/ws/nowhere/"])
+def test_a_refused_socket_ends_as_soon_as_its_client_leaves(path: str) -> None:
+    """A refused websocket holds no channel-layer subscription: refused after subscribing, the
+    consumer outlived its client (and hung the test run when its event loop closed)."""
+
+    async def refuse_and_leave() -> tuple[tuple[bool, object], bool]:
+        socket = communicator(path)
+        answer = await socket.connect()
+        await socket.send_input({"type": "websocket.disconnect", "code": 1000})
+        await asyncio.wait({socket.future}, timeout=2)
+        return answer, socket.future.done()
+
+    assert async_to_sync(refuse_and_leave)() == ((False, 4404), True)

@@ -10,7 +10,6 @@ import json
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.db import connection
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
@@ -18,12 +17,10 @@ from rest_framework.test import APIClient
 from games.models import Game, Room
 from games.services import games, rooms
 from games.shared.ids import PUBLIC_ID_PATTERN
-from reversi_site.asgi import application
 from tests.games.conftest import BLACK_WIPES_OUT
+from tests.games.sockets import Socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-ORIGIN = (b"origin", b"http://testserver")
 FIRST_PK = 987654321  # a primary key that cannot turn up in an answer by chance
 
 
@@ -56,9 +53,9 @@ def assert_no_join_link(answer: object, room: Room) -> None:
     assert room.code not in text_of(answer)
 
 
-def socket_to(public_id: str, token: str = "") -> WebsocketCommunicator:
+def socket_to(public_id: str, token: str = "") -> Socket:
     query = f"?token={token}" if token else ""
-    return WebsocketCommunicator(application, f"/ws/games/{public_id}/{query}", headers=[ORIGIN])
+    return Socket(f"/ws/games/{public_id}/{query}")
 
 
 def websocket_messages(public_id: str) -> list[dict]:
