@@ -36,6 +36,9 @@ class Game(models.Model):
     version = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.ACTIVE)
     result = models.JSONField(null=True, blank=True)
+    rated = models.BooleanField(
+        default=False, help_text="a rated game offers no hint or undo (issue 10 fair play)"
+    )
     undo_allowed = models.BooleanField(default=False)
     undo_count = models.PositiveIntegerField(default=0)
     hint_count = models.PositiveIntegerField(default=0)

@@ -19,3 +19,25 @@ TASK_PRIORITY_BY_LEVEL = {EASY: 0, NORMAL: 3, STRONG: 6}
 def takeover_allowed_at(absent_since: datetime) -> datetime:
     """When the CPU may take the seat of a player away since ``absent_since``."""
     return absent_since + ABSENCE_BEFORE_TAKEOVER
+
+
+def hints_allowed(*, room: bool, rated: bool) -> bool:
+    """Fair play: hints only in casual games versus the CPU or hot-seat, never in rooms."""
+    return not room and not rated
+
+
+# Rating classes by the expected length of a game, initial + 40 x increment seconds (lichess's
+# rule); a game without a clock is ``untimed`` (3-4 player tables have one OpenSkill class).
+TIME_CLASS_LIMITS = (("bullet", 180), ("blitz", 480), ("rapid", 1500))
+UNTIMED = "untimed"
+CLASSICAL = "classical"
+TIME_CLASSES = ("bullet", "blitz", "rapid", CLASSICAL, UNTIMED)
+
+
+def time_class(clock: tuple[float, float] | None) -> str:
+    """The rating class of a 2-player game with ``clock`` (initial, increment seconds) or none."""
+    if clock is None:
+        return UNTIMED
+    initial, increment = clock
+    expected = initial + 40 * increment
+    return next((name for name, limit in TIME_CLASS_LIMITS if expected < limit), CLASSICAL)

@@ -44,6 +44,7 @@ class PendingHint(TypedDict):
 
 
 class HintState(TypedDict):
+    allowed: bool
     used: int
     current: PendingHint | None
 
@@ -89,6 +90,7 @@ class GameState(TypedDict):
     url: str
     mode: str
     variant: dict[str, Any]
+    rated: bool
     status: str
     ply: int
     version: int
@@ -195,6 +197,7 @@ def _seats_state(game: Game, *, board: Board | None, viewer: Player | None) -> G
         "url": page_url(game),
         "mode": game.mode,
         "variant": game.variant,
+        "rated": game.rated,
         "status": game.status,
         "ply": game.ply,
         "version": game.version,
@@ -208,7 +211,11 @@ def _seats_state(game: Game, *, board: Board | None, viewer: Player | None) -> G
         "moves": [entry.notation for entry in record],
         "result": game.result,
         "undo": {"allowed": game.undo_allowed, "used": game.undo_count},
-        "hints": {"used": game.hint_count, "current": game.hint},
+        "hints": {
+            "allowed": policy.hints_allowed(room=game.mode == Game.Mode.ROOM, rated=game.rated),
+            "used": game.hint_count,
+            "current": game.hint,
+        },
         "seats": [_seat_state(seat, takeover=active and room is not None) for seat in seats],
         "you": [COLOR_NAMES[seat.color] for seat in seats if viewer and viewer.holds(seat)],
         "room": _room_summary(room),

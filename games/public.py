@@ -15,10 +15,12 @@ from ai_worker.engine import COLOR_NAMES
 from games import presenters
 from games.identity import GUEST_SESSION_KEY
 from games.models import Game
+from games.policy import TIME_CLASSES, UNTIMED
 from games.selectors import SEATS
 
 __all__ = [
     "GUEST_SESSION_KEY",
+    "TIME_CLASSES",
     "FinishedGame",
     "FinishedGameEntry",
     "FinishedSeat",
@@ -42,12 +44,19 @@ class FinishedSeat:
 
 @dataclass(frozen=True)
 class FinishedGame:
-    """A game that has just finished: who sat where and who won (``winner`` None: a draw)."""
+    """A game that has just finished: who sat where and who won (``winner`` None: a draw).
+
+    ``rated``: created rated and played without hints or undo; ``time_class`` one of
+    ``TIME_CLASSES``; ``ranks`` each seat's place (1 first, ties share a place).
+    """
 
     game_id: int
     hot_seat: bool
     seats: tuple[FinishedSeat, ...]
     winner: str | None
+    rated: bool = False
+    time_class: str = UNTIMED
+    ranks: tuple[int, ...] = ()
 
 
 game_finished = Signal()

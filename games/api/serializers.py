@@ -60,7 +60,13 @@ class GameCreateSerializer(StrictSerializer):
     mode = serializers.ChoiceField(choices=["cpu", "local"], default="cpu")
     level = serializers.ChoiceField(choices=LEVELS, default=DEFAULT_LEVEL)
     color = serializers.ChoiceField(choices=[*COLOR_NAMES, "random"], default="black")
-    undo = serializers.BooleanField(default=True)
+    rated = serializers.BooleanField(
+        default=False,
+        help_text="a rated game (versus the CPU only) offers neither hints nor undo",
+    )
+    undo = serializers.BooleanField(
+        required=False, help_text="allow undo; by default on in casual games, off in rated ones"
+    )
     variant = VariantField()
 
 
@@ -94,6 +100,7 @@ class SeatSerializer(StrictSerializer):
 
 class RoomCreateSerializer(StrictSerializer):
     variant = VariantField()
+    rated = serializers.BooleanField(default=True, help_text="false: a casual game")
     seats = SeatSerializer(many=True, required=False, help_text="one per colour, in turn order")
 
 
@@ -134,6 +141,7 @@ class PendingHintSerializer(ShapeSerializer):
 
 class HintStateSerializer(ShapeSerializer):
     shape = presenters.HintState
+    allowed = serializers.BooleanField(help_text="false in rated games and rooms")
     used = serializers.IntegerField()
     current = PendingHintSerializer(allow_null=True)
 
@@ -195,6 +203,7 @@ class GameStateSerializer(ShapeSerializer):
     )
     mode = serializers.ChoiceField(choices=Game.Mode.values)
     variant = VariantSchema()
+    rated = serializers.BooleanField(help_text="rated games offer neither hints nor undo")
     status = serializers.ChoiceField(choices=Game.Status.values)
     ply = serializers.IntegerField()
     version = serializers.IntegerField(help_text="grows with every change")

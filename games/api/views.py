@@ -64,17 +64,22 @@ class GameListView(APIView):
     def post(self, request: Request) -> Response:
         data = validated(GameCreateSerializer, request.data)
         player = seated_player(request)
+        undo_allowed = data.get("undo", not data["rated"])
         if data["mode"] == "cpu":
             game = games.create_cpu_game(
                 player=player,
                 variant=data["variant"],
                 level=data["level"],
                 color=data["color"],
-                undo_allowed=data["undo"],
+                undo_allowed=undo_allowed,
+                rated=data["rated"],
             )
         else:
             game = games.create_local_game(
-                player=player, variant=data["variant"], undo_allowed=data["undo"]
+                player=player,
+                variant=data["variant"],
+                undo_allowed=undo_allowed,
+                rated=data["rated"],
             )
         return Response(presenters.game_state(game, viewer=player), status=status.HTTP_201_CREATED)
 
@@ -167,7 +172,9 @@ class RoomCreateView(APIView):
         seats = [
             rooms.SeatSpec(seat["kind"], seat.get("level", "")) for seat in data.get("seats", [])
         ]
-        room = rooms.create_room(player=player, variant=data["variant"], seats=seats)
+        room = rooms.create_room(
+            player=player, variant=data["variant"], seats=seats, rated=data["rated"]
+        )
         return Response(presenters.room_state(room, viewer=player), status=status.HTTP_201_CREATED)
 
 

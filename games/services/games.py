@@ -15,7 +15,7 @@ from ai_worker.engine import (
     Variant,
     VariantError,
 )
-from games import presenters
+from games import policy, presenters
 from games.identity import Player
 from games.models import Game, Seat
 from games.models import Move as MoveRecord
@@ -28,14 +28,27 @@ PLAY_FIELDS = ("ply", "position", "status", "result", "hint")
 
 
 def create_cpu_game(
-    *, player: Player, variant: object, level: str, color: str, undo_allowed: bool
+    *,
+    player: Player,
+    variant: object,
+    level: str,
+    color: str,
+    undo_allowed: bool,
+    rated: bool = False,
 ) -> Game:
-    """M1: the player takes ``color`` (a colour or "random"); the CPU plays the other seats."""
+    """M1: the player takes ``color`` (a colour or "random"); the CPU plays the other seats.
+
+    A ``rated`` game offers neither undo nor hints (asking for undo too is refused).
+    """
+    if rated and undo_allowed:
+        raise ServiceError("rated_no_undo", field="undo")
     seed = steps.new_seed()
     parsed = parse_variant(data=variant, seed=seed)
     human = steps.color_index(color=color, players=parsed.players, rng=random.Random(seed))
     with transaction.atomic():
-        game = new_game(mode=Game.Mode.CPU, variant=parsed, seed=seed, undo_allowed=undo_allowed)
+        game = new_game(
+            mode=Game.Mode.CPU, variant=parsed, seed=seed, undo_allowed=undo_allowed, rated=rated
+        )
         for index in range(parsed.players):
             if index == human:
                 new_human_seat(game=game, color=index, player=player)
@@ -45,12 +58,18 @@ def create_cpu_game(
     return game
 
 
-def create_local_game(*, player: Player, variant: object, undo_allowed: bool) -> Game:
-    """M2: a hot-seat game; the player holds every seat."""
+def create_local_game(
+    *, player: Player, variant: object, undo_allowed: bool, rated: bool = False
+) -> Game:
+    """M2: a hot-seat game; the player holds every seat (so it is never rated)."""
+    if rated:
+        raise ServiceError("rated_not_available", field="rated")
     seed = steps.new_seed()
     parsed = parse_variant(data=variant, seed=seed)
     with transaction.atomic():
-        game = new_game(mode=Game.Mode.LOCAL, variant=parsed, seed=seed, undo_allowed=undo_allowed)
+        game = new_game(
+            mode=Game.Mode.LOCAL, variant=parsed, seed=seed, undo_allowed=undo_allowed, rated=False
+        )
         for index in range(parsed.players):
             new_human_seat(game=game, color=index, player=player)
         start(game=game)
@@ -104,6 +123,8 @@ def undo_move(*, player: Player, game_id: int) -> Game:
         mine = steps.colors_of(game=game, player=player)
         if game.mode == Game.Mode.ROOM:
             raise ServiceError("undo_not_available")
+        if game.rated:
+            raise ServiceError("rated_no_undo")
         if not game.undo_allowed:
             raise ServiceError("undo_disabled")
         steps.require_active(game=game)
@@ -146,13 +167,14 @@ def resign(*, player: Player, game_id: int) -> Game:
 # --- the steps of play shared with rooms and CPU turns ----------------------------------------
 
 
-def new_game(*, mode: str, variant: Variant, seed: int, undo_allowed: bool) -> Game:
+def new_game(*, mode: str, variant: Variant, seed: int, undo_allowed: bool, rated: bool) -> Game:
     return Game.objects.create(
         mode=mode,
         variant=variant.to_json(),
         position=Board(variant).to_text(),
         seed=seed,
         undo_allowed=undo_allowed,
+        rated=rated,
     )
 
 
@@ -225,5 +247,26 @@ def finish(*, game: Game, result: presenters.GameResult) -> None:
         hot_seat=game.mode == Game.Mode.LOCAL,
         seats=seats,
         winner=None if result["draw"] else result["winner"],
+        rated=game.rated and game.hint_count == 0 and game.undo_count == 0,
+        time_class=policy.time_class(None),
+        ranks=finishing_ranks(variant=Variant.from_json(game.variant), result=result),
     )
     game_finished.send(sender=Game, finished=finished)
+
+
+def finishing_ranks(*, variant: Variant, result: presenters.GameResult) -> tuple[int, ...]:
+    """Each colour's place (1 first, ties share a place): the winner first, then the others by
+    the variant's own count (tournament discs, or discs after a resignation); who resigned
+    comes last."""
+    names = list(result["discs"])
+    counts = result["tournament"] or result["discs"]
+    left = {index: counts[name] for index, name in enumerate(names) if name != result["resigned"]}
+    ranks = [len(names)] * len(names)
+    place = 1
+    while left:
+        leaders = variant.leaders(left)
+        for index in leaders:
+            ranks[index] = place
+            del left[index]
+        place += len(leaders)
+    return tuple(ranks)

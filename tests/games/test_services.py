@@ -313,7 +313,7 @@ def test_hint_is_computed_once_per_ply_and_dropped_when_stale() -> None:
     game = local_game(["f5"])
     cpu.request_hint(player=ALICE, game_id=game.pk)
     cpu.request_hint(player=ALICE, game_id=game.pk)
-    assert state(game)["hints"] == {"used": 1, "current": {"ply": 1, "move": None}}
+    assert state(game)["hints"] == {"allowed": True, "used": 1, "current": {"ply": 1, "move": None}}
     assert tasks.hint(game.pk, 1) is True
     assert tasks.hint(game.pk, 1) is False
     hint = state(game)["hints"]["current"]

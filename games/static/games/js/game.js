@@ -181,7 +181,7 @@ function drawControls() {
   const inRoom = Boolean(roomCode);
   show($("undo-button"), state.undoAllowed && !inRoom && state.active);
   $("undo-button").disabled = busy || !state.active || state.ply === 0;
-  show($("hint-button"), state.active && seated && !inRoom);
+  show($("hint-button"), state.active && seated && state.hintsAllowed);
   $("hint-button").disabled = busy || !canPlay() || state.hintPending;
   show($("resign-button"), state.active && seated);
   $("resign-button").disabled = busy;

@@ -70,6 +70,8 @@ export function normalizeState(raw) {
     undoAllowed: raw.undo.allowed,
     undos: raw.undo.used,
     hints: raw.hints.used,
+    hintsAllowed: raw.hints.allowed,
+    rated: raw.rated,
     hint: hint && hint.ply === raw.ply ? hint.move : null,
     hintPending: Boolean(hint && hint.ply === raw.ply && !hint.move),
     seats: raw.seats.map((seat) => ({
