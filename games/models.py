@@ -32,6 +32,9 @@ class Game(models.Model):
     mode = models.CharField(max_length=8, choices=Mode.choices)
     variant = models.JSONField(default=dict)
     position = models.TextField()
+    start_position = models.TextField(
+        blank=True, help_text="the position the game began at, when not the variant's own start"
+    )
     ply = models.PositiveIntegerField(default=0)
     version = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.ACTIVE)

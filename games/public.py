@@ -26,6 +26,8 @@ __all__ = [
     "FinishedSeat",
     "finished_games_of",
     "game_finished",
+    "game_ratings",
+    "ratings_requested",
 ]
 
 
@@ -60,6 +62,19 @@ class FinishedGame:
 
 
 game_finished = Signal()
+
+# Sent with ``game_id=`` when a record is exported; a receiver answers ``{user_id: rating}``,
+# the ratings the game's accounts had when it began (none for an unrated game).
+ratings_requested = Signal()
+
+
+def game_ratings(game_id: int) -> dict[int, float]:
+    """The ratings of a game's accounts as the other apps know them (``ratings_requested``)."""
+    ratings: dict[int, float] = {}
+    for _receiver, answer in ratings_requested.send(sender=Game, game_id=game_id):
+        if isinstance(answer, dict):
+            ratings.update(answer)
+    return ratings
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,16 @@ def game(game_id: int) -> Game:
     return found
 
 
+def finished_games_of_user(user_id: int) -> QuerySet[Game]:
+    """The account's finished games, oldest first, with their seats and moves."""
+    held = Seat.objects.filter(user_id=user_id).values("game_id")
+    return (
+        Game.objects.filter(pk__in=held, status=Game.Status.FINISHED)
+        .prefetch_related(SEATS, "moves")
+        .order_by("created_at", "pk")
+    )
+
+
 def room(code: str) -> Room:
     """The room of ``code`` with its game and seats; ``NotFound`` when there is none."""
     rooms = Room.objects.select_related("game", "rematch").prefetch_related("game__seats__user")

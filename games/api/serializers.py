@@ -74,6 +74,12 @@ class GameListQuerySerializer(serializers.Serializer[Any]):
     status = serializers.ChoiceField(choices=Game.Status.values, required=False)
 
 
+class ExportQuerySerializer(serializers.Serializer[Any]):
+    format = serializers.ChoiceField(
+        choices=["txt", "ggf", "json"], default="ggf", help_text="txt: f5d6c3...; ggf; json"
+    )
+
+
 class MoveSerializer(StrictSerializer):
     move = serializers.CharField(max_length=8, help_text='a square such as "f5"')
     ply = serializers.IntegerField(min_value=0, help_text="the ply the client's state shows")

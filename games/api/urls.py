@@ -19,6 +19,16 @@ urlpatterns = [
         views.TakeoverView.as_view(),
         name="api-game-takeover",
     ),
+    path(
+        "games/<public_id:public_id>/export/",
+        views.GameExportView.as_view(),
+        name="api-game-export",
+    ),
+    path(
+        "players/<str:username>/games/",
+        views.PlayerGamesExportView.as_view(),
+        name="api-player-games",
+    ),
     path("rooms/", views.RoomCreateView.as_view(), name="api-rooms"),
     path("rooms/<slug:code>/", views.RoomDetailView.as_view(), name="api-room"),
     path("rooms/<slug:code>/join/", views.RoomJoinView.as_view(), name="api-room-join"),

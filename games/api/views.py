@@ -1,16 +1,24 @@
 """API views of games and rooms: parse the request, call one service or selector, answer with
 the shape ``games.presenters`` builds."""
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from collections.abc import Iterable
+
+from django.contrib.auth import get_user_model
+from django.http import HttpResponse, StreamingHttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.authentication import SessionAuthentication
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.permissions import SAFE_METHODS
+from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import presenters, selectors
+from games import presenters, records, selectors
 from games.api.serializers import (
+    ExportQuerySerializer,
     GameCreateSerializer,
     GameListQuerySerializer,
     GameListSerializer,
@@ -25,6 +33,7 @@ from games.identity import Player, player_from_session
 from games.models import Game
 from games.services import cpu, games, presence, rooms
 from games.shared.api import validated, with_errors
+from games.shared.errors import NotFound
 
 GAMES_LISTED = 50
 
@@ -218,3 +227,53 @@ class RoomRematchView(APIView):
             presenters.room_state(selectors.room(room.code), viewer=player),
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
+
+
+class RecordFormatNegotiation(DefaultContentNegotiation):
+    """``?format=`` names a record's format here, not one of DRF's renderers: errors are JSON."""
+
+    def select_renderer(
+        self,
+        request: Request,
+        renderers: Iterable[BaseRenderer],
+        format_suffix: str | None = None,
+    ) -> tuple[BaseRenderer, str]:
+        first = next(iter(renderers))
+        return first, first.media_type
+
+
+class GameExportView(APIView):
+    """A finished game's record as a file: ``?format=txt`` (a plain transcript), ``ggf`` (the
+    Othello servers' format, with players, ratings and result) or ``json``."""
+
+    content_negotiation_class = RecordFormatNegotiation
+
+    @extend_schema(
+        parameters=[ExportQuerySerializer],
+        responses=with_errors({200: OpenApiResponse(OpenApiTypes.STR)}, 400, 404, 409),
+    )
+    def get(self, request: Request, public_id: str) -> HttpResponse:
+        query = validated(ExportQuerySerializer, request.query_params.dict())
+        game = selectors.game(selectors.game_pk(public_id))
+        exported = records.export(game, query["format"], site=request.get_host())
+        response = HttpResponse(exported.text, content_type=exported.content_type)
+        response["Content-Disposition"] = f'attachment; filename="{exported.filename}"'
+        return response
+
+
+class PlayerGamesExportView(APIView):
+    """Every finished game of a player as NDJSON (one JSON record a line), streamed."""
+
+    @extend_schema(responses=with_errors({200: OpenApiResponse(OpenApiTypes.STR)}, 404))
+    def get(self, request: Request, username: str) -> StreamingHttpResponse:
+        users = get_user_model().objects.filter(username=username, is_active=True)
+        user = None if "\x00" in username else users.first()
+        if user is None:
+            raise NotFound("player_not_found", field="username", username=username)
+        games = selectors.finished_games_of_user(user.pk).iterator(chunk_size=100)
+        response = StreamingHttpResponse(
+            records.ndjson_lines(games, site=request.get_host()),
+            content_type="application/x-ndjson",
+        )
+        response["Content-Disposition"] = f'attachment; filename="reversi-{username}.ndjson"'
+        return response

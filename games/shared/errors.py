@@ -39,6 +39,9 @@ MESSAGES: Mapping[str, Promise] = {
     "rated_no_hint": _("Hints are not available in a rated game."),
     "rated_no_undo": _("Undo is not available in a rated game."),
     "rated_not_available": _("A hot-seat game cannot be rated."),
+    # records
+    "export_not_finished": _("A game is exported once it has ended."),
+    "export_unsupported": _("This game cannot be written in that format: %(detail)s."),
     "takeover_not_available": _("Only room games have absent players."),
     "not_an_opponent": _("The %(color)s seat is not another person's."),
     "player_present": _("The %(color)s player is connected."),
