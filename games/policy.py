@@ -14,6 +14,12 @@ CPU_TURN_STALLED_AFTER = timedelta(seconds=60)  # a CPU turn without its move is
 # queue behind strong searches of 1.5 s. A game has at most one CPU task in flight, so a strong
 # game waits only for the quick tasks already queued, never starves.
 TASK_PRIORITY_BY_LEVEL = {EASY: 0, NORMAL: 3, STRONG: 6}
+# Post-game analysis: one short task per move at the lowest priority, so a live game's search
+# never waits behind a whole game's analysis.
+ANALYSIS_PRIORITY = 9
+ANALYSIS_SECONDS_PER_MOVE = 0.5  # the search's budget for each analysed position
+ANALYSIS_EXACT_EMPTIES = 20  # solved exactly from this many empties down (within the budget)
+MISTAKE_LOSS = 4.0  # discs lost by a move that the analysis marks as a mistake
 
 
 def takeover_allowed_at(absent_since: datetime) -> datetime:

@@ -10,10 +10,11 @@ from typing import Any, Literal, TypedDict
 from django.urls import reverse
 from django.utils import timezone
 
-from ai_worker.engine import COLOR_NAMES, PASS, Board, Outcome
+from ai_worker.engine import COLOR_NAMES, PASS, Board, Outcome, Variant
+from ai_worker.engine.records import opening_name
 from games import policy
 from games.identity import Player
-from games.models import Game, Room, Seat
+from games.models import Game, GameAnalysis, Room, Seat
 from games.models import Move as MoveRecord
 
 PASS_NOTATION = str(PASS)
@@ -294,6 +295,8 @@ def seat_name(seat: Seat) -> str | None:
         return f"CPU ({seat.level})"
     if seat.user_id is not None and seat.user is not None:
         return seat.user.get_username()
+    if seat.name:
+        return seat.name
     return "Guest" if seat.guest_id else None
 
 
@@ -355,3 +358,74 @@ def _seat_state(seat: Seat, *, takeover: bool) -> SeatState:
             else None
         ),
     }
+
+
+class MoveReviewState(TypedDict):
+    """One analysed move (``ai_worker.review.MoveReview``) and whether it was a mistake."""
+
+    ply: int
+    color: str
+    move: str
+    best: str
+    best_score: float
+    score: float
+    loss: float
+    exact: bool
+    depth: int
+    mistake: bool
+
+
+class OpeningState(TypedDict):
+    name: str
+    moves: int
+
+
+class AnalysisState(TypedDict):
+    status: str
+    analysed: int
+    total: int
+    moves: list[MoveReviewState]
+    opening: OpeningState | None
+
+
+OPENING_LANGUAGES = {"ja": "japanese", "ru": "russian"}
+
+
+def analysis_state(game: Game, analysis: GameAnalysis | None, *, language: str) -> AnalysisState:
+    """A game's analysis (``status`` ``none`` before one is queued), its mistakes (a loss of
+    ``policy.MISTAKE_LOSS`` discs or more) and, for standard 8x8 games, the opening's name in
+    ``language`` (a Django language code; English when the table has no name in it)."""
+    moves = [_move_review(entry) for entry in (analysis.moves if analysis else [])]
+    return {
+        "status": analysis.status if analysis else "none",
+        "analysed": len(moves),
+        "total": game.ply,
+        "moves": moves,
+        "opening": _opening(game, language),
+    }
+
+
+def _move_review(entry: dict[str, Any]) -> MoveReviewState:
+    return {
+        "ply": entry["ply"],
+        "color": entry["color"],
+        "move": entry["move"],
+        "best": entry["best"],
+        "best_score": entry["best_score"],
+        "score": entry["score"],
+        "loss": entry["loss"],
+        "exact": entry["exact"],
+        "depth": entry["depth"],
+        "mistake": entry["loss"] >= policy.MISTAKE_LOSS,
+    }
+
+
+def _opening(game: Game, language: str) -> OpeningState | None:
+    if game.start_position or Variant.from_json(game.variant) != Variant():
+        return None
+    notations = [entry.notation for entry in game.moves.all()]
+    for table_language in dict.fromkeys([OPENING_LANGUAGES.get(language, "english"), "english"]):
+        found = opening_name(notations, table_language)
+        if found is not None:
+            return {"name": found.name(table_language) or "", "moves": len(found.moves)}
+    return None

@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ai_worker.engine import COLOR_NAMES, Board, Move, Variant
+from ai_worker.engine import COLOR_NAMES, Board, Variant
 from ai_worker.engine.records import (
     GameRecord,
     Player,
@@ -17,7 +17,7 @@ from ai_worker.engine.records import (
     write_ggf,
     write_transcript,
 )
-from games import presenters
+from games import presenters, selectors
 from games.models import Game
 from games.public import game_ratings
 from games.shared.errors import Conflict, ServiceError
@@ -38,11 +38,8 @@ def game_record(game: Game, *, site: str | None = None) -> GameRecord:
     """The record of ``game`` (seats and moves prefetched or not): its variant, start, moves,
     players with the ratings they had when a rated game began, date, site and result."""
     variant = Variant.from_json(game.variant)
-    start = Board.from_text(game.start_position) if game.start_position else Board(variant)
-    moves = tuple(RecordedMove(Move.from_notation(entry.notation)) for entry in game.moves.all())
-    board = start.copy()
-    for recorded in moves:
-        board.push(recorded.move)
+    board = selectors.board_after(game, [entry.notation for entry in game.moves.all()])
+    moves = tuple(RecordedMove(move) for move in board.move_stack)
     ratings = game_ratings(game.pk)
     players = tuple(
         Player(presenters.seat_name(seat) or "-", ratings.get(seat.user_id or 0))

@@ -1,14 +1,15 @@
 """Read-only queries of games, rooms and CPU turns (output is built by ``games.presenters``)."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
-from ai_worker.engine import COLOR_NAMES, Board, Variant
+from ai_worker.engine import COLOR_NAMES, Board, Move, Variant
 from ai_worker.levels import HINT_LEVEL
 from games.identity import Player
-from games.models import Game, Room, Seat
+from games.models import Game, GameAnalysis, Room, Seat
 from games.policy import CPU_TURN_STALLED_AFTER
 from games.shared.errors import NotFound
 from games.shared.ids import is_public_id
@@ -81,13 +82,24 @@ def viewer_colors(game: Game, player: Player | None) -> list[str]:
     ]
 
 
+def board_after(game: Game, notations: Iterable[str]) -> Board:
+    """The board after ``notations`` from where the game began (its variant's start, or the
+    position it was started from), with those moves on its move stack."""
+    if game.start_position:
+        board = Board.from_text(game.start_position)
+    else:
+        board = Board(Variant.from_json(game.variant))
+    for notation in notations:
+        board.push(Move.from_notation(notation))
+    return board
+
+
 def replays_to_position(game: Game) -> bool:
     """Whether the move record, replayed through the engine, gives the stored position."""
     notations = list(game.moves.order_by("ply").values_list("notation", flat=True))
     if len(notations) != game.ply:
         return False
-    board = Board.from_moves(Variant.from_json(game.variant), notations)
-    return board.to_text() == Board.from_text(game.position).to_text()
+    return board_after(game, notations).to_text() == Board.from_text(game.position).to_text()
 
 
 @dataclass(frozen=True)
@@ -119,6 +131,33 @@ def hint_job(game_id: int, ply: int) -> SearchJob | None:
         return None
     board = Board.from_text(game.position)
     return SearchJob(position=game.position, board=board, level=HINT_LEVEL, seed=game.seed + ply)
+
+
+@dataclass(frozen=True)
+class AnalysisJob:
+    """What a worker needs to analyse one move of a game: the position before it, and it."""
+
+    board: Board
+    move: Move
+
+
+def analysis_job(game_id: int, ply: int) -> AnalysisJob | None:
+    """The analysis of the move at ``ply``, or None when it is not the next one to analyse."""
+    analysis = GameAnalysis.objects.filter(game_id=game_id, next_ply=ply).first()
+    if analysis is None:
+        return None
+    game = Game.objects.get(pk=game_id)
+    notations = list(game.moves.order_by("ply").values_list("notation", flat=True)[: ply + 1])
+    if len(notations) <= ply:
+        return None
+    return AnalysisJob(
+        board=board_after(game, notations[:ply]), move=Move.from_notation(notations[ply])
+    )
+
+
+def game_analysis(game_id: int) -> GameAnalysis | None:
+    """The game's analysis, if one was queued."""
+    return GameAnalysis.objects.filter(game_id=game_id).first()
 
 
 def stalled_cpu_game_ids() -> list[int]:

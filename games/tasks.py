@@ -1,4 +1,5 @@
-"""Celery tasks of the ``cpu`` queue: the CPU's move and the hint (thin wrappers).
+"""Celery tasks of the ``cpu`` queue: the CPU's move, the hint and the post-game analysis of
+one move (thin wrappers).
 
 The search runs outside any database lock; the result is stored by a service that locks the
 game again and re-checks the ply, so a stale or repeated task does nothing. Their names are
@@ -10,9 +11,10 @@ import logging
 from celery import shared_task
 from celery.signals import worker_process_init, worker_ready
 
+from ai_worker.review import review_move
 from ai_worker.search import choose_move, warmup
-from games import selectors
-from games.services import cpu
+from games import policy, selectors
+from games.services import analysis, cpu
 
 SOFT_TIME_LIMIT = 20
 HARD_TIME_LIMIT = 30
@@ -54,3 +56,20 @@ def hint(game_id: int, ply: int) -> bool:
     return cpu.store_hint(
         game_id=game_id, ply=ply, position=job.position, notation=str(result.move)
     )
+
+
+@shared_task(soft_time_limit=SOFT_TIME_LIMIT, time_limit=HARD_TIME_LIMIT)
+def analyse_move(game_id: int, ply: int) -> bool:
+    """Analyse the move at ``ply`` of a finished game and queue the next one; False when that
+    move is not the next to analyse (stale or repeated)."""
+    job = selectors.analysis_job(game_id, ply)
+    if job is None:
+        return False
+    review = review_move(
+        job.board,
+        job.move,
+        ply=ply,
+        time_limit=policy.ANALYSIS_SECONDS_PER_MOVE,
+        exact_empties=policy.ANALYSIS_EXACT_EMPTIES,
+    )
+    return analysis.store_move(game_id=game_id, ply=ply, entry=review.to_json())

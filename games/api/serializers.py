@@ -68,6 +68,18 @@ class GameCreateSerializer(StrictSerializer):
         required=False, help_text="allow undo; by default on in casual games, off in rated ones"
     )
     variant = VariantField()
+    start = serializers.CharField(
+        required=False,
+        default="",
+        max_length=200,
+        help_text="an OBF position to begin at (standard 8x8; give no variant), versus the CPU",
+    )
+
+
+class ImportSerializer(StrictSerializer):
+    format = serializers.ChoiceField(choices=["txt", "ggf"], help_text="txt: f5d6c3...; ggf")
+    text = serializers.CharField(max_length=20000, trim_whitespace=False)
+    variant = VariantField(help_text="the variant of a transcript (standard 8x8 by default)")
 
 
 class GameListQuerySerializer(serializers.Serializer[Any]):
@@ -107,6 +119,9 @@ class SeatSerializer(StrictSerializer):
 class RoomCreateSerializer(StrictSerializer):
     variant = VariantField()
     rated = serializers.BooleanField(default=True, help_text="false: a casual game")
+    start = serializers.CharField(
+        required=False, default="", max_length=200, help_text="an OBF position to begin at"
+    )
     seats = SeatSerializer(many=True, required=False, help_text="one per colour, in turn order")
 
 
@@ -251,3 +266,32 @@ class RoomStateSerializer(ShapeSerializer):
     state = serializers.ChoiceField(choices=["open", "playing", "finished"])
     rematch = RoomLinkSerializer(allow_null=True, help_text="shown to the game's seats only")
     game = GameStateSerializer()
+
+
+class MoveReviewSerializer(ShapeSerializer):
+    shape = presenters.MoveReviewState
+    ply = serializers.IntegerField()
+    color = serializers.ChoiceField(choices=COLOR_NAMES)
+    move = serializers.CharField()
+    best = serializers.CharField(help_text="the engine's best move")
+    best_score = serializers.FloatField(help_text="its score, discs for the mover")
+    score = serializers.FloatField(help_text="the played move's score")
+    loss = serializers.FloatField(help_text="discs the played move gave away")
+    exact = serializers.BooleanField(help_text="solved to the end (20 empties or fewer)")
+    depth = serializers.IntegerField()
+    mistake = serializers.BooleanField(help_text="a loss of 4 discs or more")
+
+
+class OpeningSerializer(ShapeSerializer):
+    shape = presenters.OpeningState
+    name = serializers.CharField()
+    moves = serializers.IntegerField(help_text="how many of the game's first moves it names")
+
+
+class AnalysisStateSerializer(ShapeSerializer):
+    shape = presenters.AnalysisState
+    status = serializers.ChoiceField(choices=["none", "queued", "running", "done"])
+    analysed = serializers.IntegerField()
+    total = serializers.IntegerField()
+    moves = MoveReviewSerializer(many=True)
+    opening = OpeningSerializer(allow_null=True, help_text="8x8 games from the standard start")

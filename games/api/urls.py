@@ -9,6 +9,7 @@ urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("games/", views.GameListView.as_view(), name="api-games"),
+    path("games/import/", views.ImportView.as_view(), name="api-games-import"),
     path("games/<public_id:public_id>/", views.GameDetailView.as_view(), name="api-game"),
     path("games/<public_id:public_id>/moves/", views.MoveView.as_view(), name="api-game-moves"),
     path("games/<public_id:public_id>/undo/", views.UndoView.as_view(), name="api-game-undo"),
@@ -23,6 +24,11 @@ urlpatterns = [
         "games/<public_id:public_id>/export/",
         views.GameExportView.as_view(),
         name="api-game-export",
+    ),
+    path(
+        "games/<public_id:public_id>/analysis/",
+        views.AnalysisView.as_view(),
+        name="api-game-analysis",
     ),
     path(
         "players/<str:username>/games/",

@@ -5,6 +5,7 @@ from collections.abc import Iterable
 
 from django.contrib.auth import get_user_model
 from django.http import HttpResponse, StreamingHttpResponse
+from django.utils.translation import get_language
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -18,11 +19,13 @@ from rest_framework.views import APIView
 
 from games import presenters, records, selectors
 from games.api.serializers import (
+    AnalysisStateSerializer,
     ExportQuerySerializer,
     GameCreateSerializer,
     GameListQuerySerializer,
     GameListSerializer,
     GameStateSerializer,
+    ImportSerializer,
     JoinSerializer,
     MoveSerializer,
     RoomCreateSerializer,
@@ -31,7 +34,7 @@ from games.api.serializers import (
 )
 from games.identity import Player, player_from_session
 from games.models import Game
-from games.services import cpu, games, presence, rooms
+from games.services import analysis, cpu, games, imports, presence, rooms
 from games.shared.api import validated, with_errors
 from games.shared.errors import NotFound
 
@@ -82,6 +85,7 @@ class GameListView(APIView):
                 color=data["color"],
                 undo_allowed=undo_allowed,
                 rated=data["rated"],
+                from_position=data["start"],
             )
         else:
             game = games.create_local_game(
@@ -182,7 +186,11 @@ class RoomCreateView(APIView):
             rooms.SeatSpec(seat["kind"], seat.get("level", "")) for seat in data.get("seats", [])
         ]
         room = rooms.create_room(
-            player=player, variant=data["variant"], seats=seats, rated=data["rated"]
+            player=player,
+            variant=data["variant"],
+            seats=seats,
+            rated=data["rated"],
+            from_position=data["start"],
         )
         return Response(presenters.room_state(room, viewer=player), status=status.HTTP_201_CREATED)
 
@@ -277,3 +285,40 @@ class PlayerGamesExportView(APIView):
         )
         response["Content-Disposition"] = f'attachment; filename="reversi-{username}.ndjson"'
         return response
+
+
+class ImportView(APIView):
+    """Import a game (a transcript or GGF) to view, export and analyse it: a finished game of
+    mode ``imported``; a bad record is a 400 naming the move at fault."""
+
+    @extend_schema(
+        request=ImportSerializer, responses=with_errors({201: GameStateSerializer}, 400, 403)
+    )
+    def post(self, request: Request) -> Response:
+        data = validated(ImportSerializer, request.data)
+        player = seated_player(request)
+        game = imports.import_record(
+            text=data["text"], record_format=data["format"], variant=data["variant"]
+        )
+        return Response(presenters.game_state(game, viewer=player), status=status.HTTP_201_CREATED)
+
+
+class AnalysisView(APIView):
+    """``GET``: the post-game analysis of a game (status, every analysed move, mistakes, the
+    opening's name); ``POST``: queue it for a finished game that has none."""
+
+    @extend_schema(responses=with_errors({200: AnalysisStateSerializer}, 404))
+    def get(self, request: Request, public_id: str) -> Response:
+        game = selectors.game(selectors.game_pk(public_id))
+        found = selectors.game_analysis(game.pk)
+        language = get_language() or "en"
+        return Response(presenters.analysis_state(game, found, language=language))
+
+    @extend_schema(request=None, responses=with_errors({202: AnalysisStateSerializer}, 404, 409))
+    def post(self, request: Request, public_id: str) -> Response:
+        request_player(request, create=False)  # a guest's write passes the CSRF check
+        game_id = selectors.game_pk(public_id)
+        queued = analysis.request_analysis(game_id=game_id)
+        game = selectors.game(game_id)
+        state = presenters.analysis_state(game, queued, language=get_language() or "en")
+        return Response(state, status=status.HTTP_202_ACCEPTED)

@@ -5,6 +5,8 @@
 - ``games.services.presence``: websocket presence and the CPU taking over an absent seat.
 - ``games.services.cpu``: the CPU's moves and hints from the workers; stalled CPU turns.
 - ``games.services.guests``: a guest's games move to the account they sign up or log in to.
+- ``games.services.imports``: a transcript or GGF record stored as a finished game.
+- ``games.services.analysis``: the post-game analysis, one move per task.
 - ``games.services.events``: sends (channel-layer events, Celery tasks); changes nothing.
 - ``games.services.steps``: the steps every change shares (lock, check the seat, commit).
 

@@ -13,6 +13,7 @@ from games.models import Game
 
 CPU_MOVE_TASK = "games.tasks.cpu_move"
 HINT_TASK = "games.tasks.hint"
+ANALYSIS_TASK = "games.tasks.analyse_move"
 
 
 def game_group(game_id: int) -> str:
@@ -41,3 +42,12 @@ def send_search(*, task: str, game: Game, level: str) -> None:
         "priority": policy.TASK_PRIORITY_BY_LEVEL[level],
     }
     transaction.on_commit(lambda: current_app.send_task(task, args=(game_id, ply), **options))
+
+
+def send_analysis(*, game_id: int, ply: int) -> None:
+    """Queue the analysis of the move at ``ply`` once the transaction commits, on the CPU
+    queue below every live search (``policy.ANALYSIS_PRIORITY``)."""
+    options = {"queue": settings.CELERY_CPU_QUEUE, "priority": policy.ANALYSIS_PRIORITY}
+    transaction.on_commit(
+        lambda: current_app.send_task(ANALYSIS_TASK, args=(game_id, ply), **options)
+    )

@@ -15,12 +15,13 @@ from ai_worker.engine import (
     Variant,
     VariantError,
 )
-from games import policy, presenters
+from ai_worker.engine.records import RecordError, read_obf
+from games import policy, presenters, selectors
 from games.identity import Player
 from games.models import Game, Seat
 from games.models import Move as MoveRecord
 from games.public import FinishedGame, FinishedSeat, game_finished
-from games.services import presence, steps
+from games.services import analysis, presence, steps
 from games.shared.errors import Conflict, ServiceError
 
 # The fields a move (and the passes and the end that may follow) changes.
@@ -35,19 +36,26 @@ def create_cpu_game(
     color: str,
     undo_allowed: bool,
     rated: bool = False,
+    from_position: str = "",
 ) -> Game:
     """M1: the player takes ``color`` (a colour or "random"); the CPU plays the other seats.
 
     A ``rated`` game offers neither undo nor hints (asking for undo too is refused).
+    ``from_position``: an OBF position to begin at instead of the variant's start (8x8 only).
     """
     if rated and undo_allowed:
         raise ServiceError("rated_no_undo", field="undo")
     seed = steps.new_seed()
-    parsed = parse_variant(data=variant, seed=seed)
+    parsed, board = starting_board(variant=variant, seed=seed, start=from_position)
     human = steps.color_index(color=color, players=parsed.players, rng=random.Random(seed))
     with transaction.atomic():
         game = new_game(
-            mode=Game.Mode.CPU, variant=parsed, seed=seed, undo_allowed=undo_allowed, rated=rated
+            mode=Game.Mode.CPU,
+            variant=parsed,
+            seed=seed,
+            undo_allowed=undo_allowed,
+            rated=rated,
+            start=board,
         )
         for index in range(parsed.players):
             if index == human:
@@ -74,6 +82,22 @@ def create_local_game(
             new_human_seat(game=game, color=index, player=player)
         start(game=game)
     return game
+
+
+def starting_board(*, variant: object, seed: int, start: str) -> tuple[Variant, Board | None]:
+    """The variant and, for a game begun from the OBF position ``start``, its board (an OBF
+    position is standard 8x8 reversi, so no other variant goes with it)."""
+    if not start:
+        return parse_variant(data=variant, seed=seed), None
+    if variant not in ({}, None):
+        raise ServiceError("start_with_variant", field="variant")
+    try:
+        board = read_obf(start)
+    except RecordError as error:
+        raise ServiceError("bad_record", field="start", detail=error.message) from error
+    if board.is_game_over():
+        raise ServiceError("start_game_over", field="start")
+    return board.variant, board
 
 
 def parse_variant(*, data: object, seed: int) -> Variant:
@@ -138,9 +162,7 @@ def undo_move(*, player: Player, game_id: int) -> Game:
             raise ServiceError("nothing_to_undo")
         keep = last_own[-1]
         game.moves.filter(ply__gte=keep).delete()
-        board = Board.from_moves(
-            Variant.from_json(game.variant), [notation for notation, _ in notations[:keep]]
-        )
+        board = selectors.board_after(game, [notation for notation, _ in notations[:keep]])
         game.ply = keep
         game.position = board.to_text()
         game.hint = None
@@ -167,11 +189,22 @@ def resign(*, player: Player, game_id: int) -> Game:
 # --- the steps of play shared with rooms and CPU turns ----------------------------------------
 
 
-def new_game(*, mode: str, variant: Variant, seed: int, undo_allowed: bool, rated: bool) -> Game:
+def new_game(
+    *,
+    mode: str,
+    variant: Variant,
+    seed: int,
+    undo_allowed: bool,
+    rated: bool,
+    start: Board | None = None,
+) -> Game:
+    """A new game of ``variant`` at its start, or at the position ``start``."""
+    start_position = "" if start is None else start.to_text()
     return Game.objects.create(
         mode=mode,
         variant=variant.to_json(),
-        position=Board(variant).to_text(),
+        position=start_position or Board(variant).to_text(),
+        start_position=start_position,
         seed=seed,
         undo_allowed=undo_allowed,
         rated=rated,
@@ -252,6 +285,7 @@ def finish(*, game: Game, result: presenters.GameResult) -> None:
         ranks=finishing_ranks(variant=Variant.from_json(game.variant), result=result),
     )
     game_finished.send(sender=Game, finished=finished)
+    analysis.queue_analysis(game=game)
 
 
 def finishing_ranks(*, variant: Variant, result: presenters.GameResult) -> tuple[int, ...]:

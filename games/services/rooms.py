@@ -22,14 +22,20 @@ class SeatSpec:
 
 
 def create_room(
-    *, player: Player, variant: object, seats: list[SeatSpec] | None, rated: bool = True
+    *,
+    player: Player,
+    variant: object,
+    seats: list[SeatSpec] | None,
+    rated: bool = True,
+    from_position: str = "",
 ) -> Room:
     """M3/M4: a room whose creator takes the first person's seat; others join by its URL.
 
-    Rooms are rated unless created casual (rooms offer no hint or undo either way).
+    Rooms are rated unless created casual (rooms offer no hint or undo either way);
+    ``from_position`` is an OBF position to begin at.
     """
     seed = steps.new_seed()
-    parsed = games.parse_variant(data=variant, seed=seed)
+    parsed, board = games.starting_board(variant=variant, seed=seed, start=from_position)
     specs = seats if seats else [SeatSpec(Seat.Kind.HUMAN)] * parsed.players
     if len(specs) != parsed.players:
         raise ServiceError("seat_count", field="seats", players=parsed.players, seats=len(specs))
@@ -38,7 +44,12 @@ def create_room(
     creator = next(index for index, spec in enumerate(specs) if spec.kind == Seat.Kind.HUMAN)
     with transaction.atomic():
         game = games.new_game(
-            mode=Game.Mode.ROOM, variant=parsed, seed=seed, undo_allowed=False, rated=rated
+            mode=Game.Mode.ROOM,
+            variant=parsed,
+            seed=seed,
+            undo_allowed=False,
+            rated=rated,
+            start=board,
         )
         for index, spec in enumerate(specs):
             if index == creator:
@@ -114,6 +125,7 @@ def rematch_room(*, player: Player, code: str) -> tuple[Room, bool]:
             seed=steps.new_seed(),
             undo_allowed=False,
             rated=game.rated,
+            start=Board.from_text(game.start_position) if game.start_position else None,
         )
         for seat in seats:
             Seat.objects.create(

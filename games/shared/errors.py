@@ -42,6 +42,11 @@ MESSAGES: Mapping[str, Promise] = {
     # records
     "export_not_finished": _("A game is exported once it has ended."),
     "export_unsupported": _("This game cannot be written in that format: %(detail)s."),
+    "bad_record": _("The record cannot be read: %(detail)s."),
+    "bad_record_move": _("Move %(number)d of the record: %(detail)s"),
+    "start_with_variant": _("A game from a position (OBF) is standard 8x8: give no variant."),
+    "start_game_over": _("Nobody can move in this position: the game would be over."),
+    "analysis_not_finished": _("A game is analysed once it has ended."),
     "takeover_not_available": _("Only room games have absent players."),
     "not_an_opponent": _("The %(color)s seat is not another person's."),
     "player_present": _("The %(color)s player is connected."),
