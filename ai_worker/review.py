@@ -27,12 +27,28 @@ class MoveReview:
         return asdict(self)
 
 
+# With few empties a shallow pass orders the moves, then the solver has the time to end.
+SHALLOW_DEPTH_BEFORE_SOLVING = 4
+
+
 def review_move(
-    board: Board, move: Move, *, ply: int, time_limit: float, exact_empties: int
+    board: Board,
+    move: Move,
+    *,
+    ply: int,
+    time_limit: float,
+    exact_empties: int,
+    exact_time_limit: float,
 ) -> MoveReview:
-    """Score every legal move of ``board`` within ``time_limit`` seconds (solved exactly with
-    ``exact_empties`` empties or fewer, when the time allows) and compare ``move`` with the best."""
-    found = analyse(board, time_limit=time_limit, exact=board.empties() <= exact_empties)
+    """Score every legal move of ``board`` within ``time_limit`` seconds, or solve them all to
+    the end within ``exact_time_limit`` with ``exact_empties`` empties or fewer (the deepest
+    search finished when the solver runs out of time), and compare ``move`` with the best."""
+    if board.empties() <= exact_empties:
+        found = analyse(
+            board, time_limit=exact_time_limit, max_depth=SHALLOW_DEPTH_BEFORE_SOLVING, exact=True
+        )
+    else:
+        found = analyse(board, time_limit=time_limit, exact=False)
     best = found.moves[0]
     played = next((scored for scored in found.moves if scored.move == move), best)
     return MoveReview(

@@ -18,7 +18,8 @@ TASK_PRIORITY_BY_LEVEL = {EASY: 0, NORMAL: 3, STRONG: 6}
 # never waits behind a whole game's analysis.
 ANALYSIS_PRIORITY = 9
 ANALYSIS_SECONDS_PER_MOVE = 0.5  # the search's budget for each analysed position
-ANALYSIS_EXACT_EMPTIES = 20  # solved exactly from this many empties down (within the budget)
+ANALYSIS_EXACT_EMPTIES = 20  # solved exactly from this many empties down, within:
+ANALYSIS_EXACT_SECONDS = 3.0
 MISTAKE_LOSS = 4.0  # discs lost by a move that the analysis marks as a mistake
 
 

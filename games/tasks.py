@@ -71,5 +71,6 @@ def analyse_move(game_id: int, ply: int) -> bool:
         ply=ply,
         time_limit=policy.ANALYSIS_SECONDS_PER_MOVE,
         exact_empties=policy.ANALYSIS_EXACT_EMPTIES,
+        exact_time_limit=policy.ANALYSIS_EXACT_SECONDS,
     )
     return analysis.store_move(game_id=game_id, ply=ply, entry=review.to_json())
