@@ -10,7 +10,7 @@ from typing import Any, Literal, TypedDict
 from django.urls import reverse
 from django.utils import timezone
 
-from ai_worker.engine import COLOR_NAMES, PASS, Board, Outcome, Variant
+from ai_worker.engine import COLOR_NAMES, PASS, Board, Move, Outcome, Variant
 from ai_worker.engine.records import opening_name
 from games import policy
 from games.identity import Player
@@ -385,6 +385,7 @@ class AnalysisState(TypedDict):
     analysed: int
     total: int
     moves: list[MoveReviewState]
+    boards: list[list[str]]
     opening: OpeningState | None
 
 
@@ -401,8 +402,20 @@ def analysis_state(game: Game, analysis: GameAnalysis | None, *, language: str) 
         "analysed": len(moves),
         "total": game.ply,
         "moves": moves,
+        "boards": _boards(game),
         "opening": _opening(game, language),
     }
+
+
+def _boards(game: Game) -> list[list[str]]:
+    """The board's rows before the first move and after each move (to step through a game)."""
+    board = Board.from_text(game.start_position) if game.start_position else None
+    board = board or Board(Variant.from_json(game.variant))
+    boards = [board.rows()]
+    for entry in game.moves.all():
+        board.push(Move.from_notation(entry.notation))
+        boards.append(board.rows())
+    return boards
 
 
 def _move_review(entry: dict[str, Any]) -> MoveReviewState:

@@ -294,4 +294,8 @@ class AnalysisStateSerializer(ShapeSerializer):
     analysed = serializers.IntegerField()
     total = serializers.IntegerField()
     moves = MoveReviewSerializer(many=True)
+    boards = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text="the board's rows before the first move and after each move",
+    )
     opening = OpeningSerializer(allow_null=True, help_text="8x8 games from the standard start")

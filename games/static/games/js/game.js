@@ -6,6 +6,7 @@ import { BoardCamera, VIEWS } from "./board3d.js";
 import { colorName, errorText, t } from "./i18n.js";
 import { LiveGame } from "./live.js";
 import { getPref, setPref } from "./prefs.js";
+import { GameReview } from "./review.js";
 import { sound } from "./sound.js";
 import { boardShape, cellAt, normalizeState, parseSquare, serverNow, squareName } from "./state.js";
 
@@ -19,6 +20,7 @@ let roomUrl = null; // the room's join link, from the rooms API (set before any 
 let state = null;
 let live = null;
 let busy = false;
+let review = null; // the finished game's move list and analysis (review.js)
 
 const board = new BoardView($("board"), {
   onPlay: (square) => play(square),
@@ -213,6 +215,10 @@ function drawAll(pending) {
   app.dataset.ply = state.ply;
   app.dataset.toMove = state.toMove ?? "";
   app.dataset.status = state.status;
+  if (state.status === "finished") {
+    review ??= new GameReview({ board, gameId: state.id });
+    review.show(state.moves).catch((error) => say(errorText(error)));
+  }
 }
 
 // ---------------------------------------------------------------- applying states

@@ -71,6 +71,7 @@ export function normalizeState(raw) {
     undos: raw.undo.used,
     hints: raw.hints.used,
     hintsAllowed: raw.hints.allowed,
+    moves: raw.moves,
     rated: raw.rated,
     hint: hint && hint.ply === raw.ply ? hint.move : null,
     hintPending: Boolean(hint && hint.ply === raw.ply && !hint.move),
