@@ -567,7 +567,7 @@ class _GenericSearch:
             square, value = max(values, key=lambda sv: sv[1])
         exact = depth >= self.empties and self.players == 2
         if exact:
-            value = int(round(_discs(value)))
+            value = round(_discs(value))
         return square, value, depth, exact, [_move_of(square, self.geometry.width)]
 
     def normal(self, rng: random.Random) -> _Found:

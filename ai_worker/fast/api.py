@@ -109,7 +109,7 @@ def perft(board: Board, depth: int) -> int:
             board.turn,
             board.variant.players,
             depth,
-        )  # fmt: skip
+        )
     )
 
 
