@@ -136,7 +136,8 @@ def _locked_ratings(user_ids: list[int], pool: str) -> list[PlayerRating]:
 def _standing(seat: FinishedSeat, ratings: dict[int, PlayerRating]) -> Standing:
     if seat.cpu_level is not None:
         return Standing(CPU_RATINGS[seat.cpu_level], CPU_DEVIATION, INITIAL_VOLATILITY)
-    assert seat.user_id is not None, "a rated game has no guest seat"
+    if seat.user_id is None:
+        raise ValueError("a rated game has no guest seat")
     rating = ratings[seat.user_id]
     return Standing(rating.rating, rating.deviation, rating.volatility)
 

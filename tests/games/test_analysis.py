@@ -40,7 +40,7 @@ def analyse_all(game: Game) -> GameAnalysis:
 
 
 def test_a_finished_game_is_analysed_move_by_move(make_account) -> None:
-    client, alice = make_account("alice")
+    _client, alice = make_account("alice")
     game = games.create_local_game(player=alice, variant={}, undo_allowed=False)
     for ply, notation in enumerate(SHORT_GAME):
         games.play_move(player=alice, game_id=game.pk, notation=notation, ply=ply)
@@ -72,9 +72,12 @@ def test_from_twenty_empties_down_the_scores_are_exact_and_a_blunder_is_a_mistak
     best = review_move(board, Board.from_text(board.to_text()).legal_moves[0], **BUDGET)
     blunder = review_move(board, Move.from_notation("h2"), **BUDGET)
 
-    assert best.exact and blunder.exact and best.depth == 18
+    assert best.exact
+    assert blunder.exact
+    assert best.depth == 18
     assert (best.best, best.best_score) == (blunder.best, blunder.best_score)
-    assert float(blunder.score).is_integer() and float(best.best_score).is_integer()
+    assert float(blunder.score).is_integer()
+    assert float(best.best_score).is_integer()
     assert blunder.loss >= policy.MISTAKE_LOSS  # h2 gives a corner away
 
 
@@ -105,7 +108,8 @@ def test_a_game_finished_before_analyses_existed_can_be_queued(make_account) -> 
     again = client.post(f"/api/games/{game.public_id}/analysis/")
 
     assert (first.status_code, first.json()["status"]) == (202, "queued")
-    assert again.status_code == 202 and GameAnalysis.objects.filter(game=game).count() == 1
+    assert again.status_code == 202
+    assert GameAnalysis.objects.filter(game=game).count() == 1
 
 
 def test_analysis_waits_behind_every_live_search() -> None:

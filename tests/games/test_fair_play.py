@@ -90,7 +90,8 @@ def test_two_games_won_on_hints_gain_nothing(alice) -> None:
         _play_black_wipe_out(client, game)
     assert Game.objects.filter(status=Game.Status.FINISHED).count() == 3
     [change] = RatingChange.objects.all()
-    assert change.game.rated and change.user_id == player.user_id
+    assert change.game.rated
+    assert change.user_id == player.user_id
 
 
 def _play_black_wipe_out(client: APIClient, game: dict) -> None:

@@ -91,7 +91,8 @@ def test_a_game_against_the_cpu_starts_from_an_obf_position(guest) -> None:
 
     assert response.status_code == 201, response.json()
     state = response.json()
-    assert state["ply"] == 0 and state["moves"] == []
+    assert state["ply"] == 0
+    assert state["moves"] == []
     expected = read_obf(position)
     assert state["board"] == expected.rows()
     assert state["to_move"] == "black"

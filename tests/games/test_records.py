@@ -45,7 +45,8 @@ def test_a_finished_game_exports_as_ggf_and_reads_back(finished) -> None:
     assert [player.rating for player in record.players] == [1500.0, 1500.0]  # before the game
     assert record.result is not None
     assert (record.result.reason, record.result.winner, record.result.score) == ("end", 0, 64.0)
-    assert record.date is not None and record.site == "testserver"
+    assert record.date is not None
+    assert record.site == "testserver"
     assert RatingChange.objects.filter(game=finished).count() == 2
 
 
@@ -117,7 +118,8 @@ def test_a_players_games_stream_as_ndjson(make_player) -> None:
 
     response = APIClient().get("/api/players/alice/games/")
 
-    assert response.status_code == 200 and response.streaming
+    assert response.status_code == 200
+    assert response.streaming
     assert response["Content-Type"] == "application/x-ndjson"
     assert response["Content-Disposition"] == 'attachment; filename="reversi-alice.ndjson"'
     lines = b"".join(response.streaming_content).decode().splitlines()

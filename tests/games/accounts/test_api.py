@@ -133,13 +133,15 @@ def test_the_leaderboard_lists_a_class_best_first_with_the_provisional_marker(ma
     body = APIClient().get("/api/leaderboard/").json()
 
     assert body["rating_class"] == "untimed"
-    assert "blitz" in body["classes"] and "tables" in body["classes"]
+    assert "blitz" in body["classes"]
+    assert "tables" in body["classes"]
     ranked = [(p["rank"], p["username"], p["provisional"]) for p in body["players"]]
     assert ranked == [(1, "carol", False), (2, "alice", True), (3, "bob", True)]
     assert body["players"][1]["url"] == "/players/alice/"
     assert APIClient().get("/api/leaderboard/?rating_class=blitz").json()["players"] == []
     page = APIClient().get("/leaderboard/")
-    assert page.status_code == 200 and 'data-player="carol"' in page.content.decode()
+    assert page.status_code == 200
+    assert 'data-player="carol"' in page.content.decode()
 
 
 def test_an_unknown_rating_class_is_a_clear_400() -> None:

@@ -45,10 +45,11 @@ def test_glicko2_winner_gains_what_the_loser_loses_and_both_grow_surer() -> None
     winner, loser = glicko2_update([START, START], [1.0, 0.0])
     assert winner.rating - 1500 == pytest.approx(1500 - loser.rating)
     assert winner.rating > 1600
-    assert winner.deviation < 350 and loser.deviation < 350
+    assert winner.deviation < 350
+    assert loser.deviation < 350
     drawn = glicko2_update([START, START], [0.5, 0.5])
     assert [standing.rating for standing in drawn] == [pytest.approx(1500)] * 2
-    favourite, outsider = glicko2_update([Standing(1900, 60, 0.06), START], [1.0, 0.0])
+    favourite, _outsider = glicko2_update([Standing(1900, 60, 0.06), START], [1.0, 0.0])
     assert favourite.rating - 1900 < 5  # beating a weaker player earns little
 
 
@@ -57,7 +58,8 @@ def test_scores_and_the_provisional_marker() -> None:
     assert seat_scores((1, 1)) == [0.5, 0.5]
     assert seat_scores((2, 1, 3)) == [0.5, 1.0, 0.0]
     assert seat_scores((1, 1, 3, 4)) == [pytest.approx(2.5 / 3)] * 2 + [pytest.approx(1 / 3), 0.0]
-    assert is_provisional(350.0) and not is_provisional(PROVISIONAL_DEVIATION)
+    assert is_provisional(350.0)
+    assert not is_provisional(PROVISIONAL_DEVIATION)
 
 
 def test_a_room_win_moves_both_ratings_once(make_player) -> None:
