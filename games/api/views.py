@@ -297,7 +297,7 @@ class ImportView(APIView):
     )
     def post(self, request: Request) -> Response:
         data = validated(ImportSerializer, request.data)
-        player = seated_player(request)
+        player = request_player(request, create=False)
         game = imports.import_record(
             text=data["text"], record_format=data["format"], variant=data["variant"]
         )
