@@ -88,7 +88,7 @@ def test_profiles_show_the_rating_and_the_finished_games(make_player) -> None:
     assert own.context["own"] is True
     page = public.content.decode()
     assert public.context["own"] is False
-    assert '<dd id="profile-rating">1662<abbr class="provisional"' in page
+    assert '<dd><span id="profile-rating">1662</span><abbr class="provisional"' in page
     assert '<dd id="profile-won">1</dd>' in page
     assert f'href="/play/{game.public_id}/"' in page  # the game's page, not its room's link
     assert game.room.code not in page
