@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from .helpers import wait_ready
+from .helpers import screenshot, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -52,6 +52,7 @@ def test_an_imported_game_is_reviewed_move_by_move(page: Page) -> None:
     mistakes = page.locator("#move-list li.mistake").count()
     expect(page.locator("#score-graph .mistake-mark")).to_have_count(mistakes)
 
+    screenshot(page, "review")
     page.locator("#review-next").focus()
     page.keyboard.press("ArrowRight")
     expect(page.locator("#review-ply")).to_have_text("4 / 20")

@@ -132,8 +132,12 @@ export class GameReview {
     for (const item of $("move-list").children) {
       const current = item.dataset.ply === String(this.ply);
       item.classList.toggle("current", current);
-      if (current) item.querySelector("button").setAttribute("aria-current", "step");
-      else item.querySelector("button").removeAttribute("aria-current");
+      if (current) {
+        item.querySelector("button").setAttribute("aria-current", "step");
+        item.scrollIntoView({ block: "nearest" });
+      } else {
+        item.querySelector("button").removeAttribute("aria-current");
+      }
     }
     $("review-ply").textContent = `${this.ply} / ${this.analysis.total}`;
   }
