@@ -228,30 +228,6 @@ def symmetric_indices(pattern: Pattern) -> np.ndarray:
     return canonical
 
 
-def reference_indices(player: int, opponent: int) -> list[int]:
-    """``feature_indices`` in plain Python, square by square (the tests' reference)."""
-    out = []
-    for p, t in INSTANCES:
-        index = 0
-        for k, square in enumerate(instance_squares(PATTERNS[p], t)):
-            if player >> square & 1:
-                index += 3**k
-            elif opponent >> square & 1:
-                index += 2 * 3**k
-        out.append(int(PATTERN_OFFSETS[p]) + index)
-    mine = min(
-        int(legal_moves(np.uint64(player), np.uint64(opponent), np.uint64(0))).bit_count(),
-        MOBILITY_CAP,
-    )
-    theirs = min(
-        int(legal_moves(np.uint64(opponent), np.uint64(player), np.uint64(0))).bit_count(),
-        MOBILITY_CAP,
-    )
-    out.append(MOBILITY_OFFSET + mine * (MOBILITY_CAP + 1) + theirs)
-    out.append(PARITY_OFFSET + (64 - (player | opponent).bit_count()) % 2)
-    return out
-
-
 @njit(cache=True)
 def feature_matrix(players, opponents):
     """``feature_indices`` of many positions, one row each (the training's design matrix)."""

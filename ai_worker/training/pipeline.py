@@ -29,10 +29,10 @@ class Settings:
     games: int = 6000
     positions_per_phase: int = 20000
     exact_empties: int = 16
-    search_depth: int = 6
+    search_depth: int = 5
     random_share: float = 0.25
     self_play_noise: float = 0.12
-    ridge: float = 3.0
+    ridge: float = 10.0
     iterations: int = 150
     anti: bool = False
 
@@ -133,46 +133,39 @@ def _fit_stage(
     saved: Path,
     log: Log,
 ) -> None:
-    """Label a sample of the phase's positions, fit its weights, save both."""
+    """Label a sample of the phase's positions (saved apart: exact labels do not depend on
+    the fit), fit its weights, save them."""
     from ai_worker.training.fit import fit_phase
 
-    started = time.process_time()
     low, high = phase * EMPTIES_PER_PHASE + 1, (phase + 1) * EMPTIES_PER_PHASE
     members = np.flatnonzero((empties >= low) & (empties <= high))
     order = np.random.default_rng([settings.seed, phase]).permutation(members)
     chosen = order[: settings.positions_per_phase]
     exact = high <= settings.exact_empties
-    weights = pattern_weights(tables)
-    labels = np.array(
-        [
-            _label(
-                Position(players[i], opponents[i], np.uint64(0), settings.anti),
-                exact,
-                weights,
-                settings.search_depth,
-            )
+    labels_file = settings.folder / f"labels-{phase:02d}.npz"
+    if not labels_file.exists():
+        started = time.process_time()
+        weights = pattern_weights(tables)
+        labels = [
+            _label(Position(players[i], opponents[i], np.uint64(0), settings.anti), exact,
+                   weights, settings.search_depth)
             for i in chosen
-        ],
-        dtype=np.float64,
-    )
-    labelled = time.process_time() - started
+        ]  # fmt: skip
+        _save(labels_file, labels=np.array(labels, dtype=np.float64),
+              cpu_seconds=time.process_time() - started)  # fmt: skip
+    labelled = np.load(labels_file)
+    labels, label_cpu = labelled["labels"], float(labelled["cpu_seconds"])
+    started = time.process_time()
     features = feature_matrix(players[chosen], opponents[chosen])
     fit = fit_phase(features, labels, prior, ridge=settings.ridge, iterations=settings.iterations)
     fitted = np.clip(np.rint(fit.weights * 100), -32000, 32000).astype(np.int16)
-    cpu = time.process_time() - started
-    _save(
-        saved,
-        labels=labels,
-        weights=fit.weights,
-        tables=fitted,
-        train_rmse=fit.train_rmse,
-        test_rmse=fit.test_rmse,
-        cpu_seconds=cpu,
-    )
+    fit_cpu = time.process_time() - started
+    _save(saved, labels=labels, weights=fit.weights, tables=fitted, train_rmse=fit.train_rmse,
+          test_rmse=fit.test_rmse, cpu_seconds=label_cpu + fit_cpu)  # fmt: skip
     log(
         f"phase {phase} ({low}-{high} empties): {len(chosen)} positions labelled"
         f" {'exactly' if exact else f'by {settings.search_depth}-ply searches'} in CPU"
-        f" {labelled:.1f} s, fit CPU {cpu - labelled:.1f} s, error {fit.train_rmse:.2f} discs"
+        f" {label_cpu:.1f} s, fit CPU {fit_cpu:.1f} s, error {fit.train_rmse:.2f} discs"
         f" (held out: {fit.test_rmse:.2f})"
     )
 

@@ -13,7 +13,7 @@ from ai_worker.training.fit import fit_phase
 from ai_worker.training.pipeline import Settings, play_games, run
 from ai_worker.weights import load_weights
 
-TINY = {"games": 12, "positions_per_phase": 25, "exact_empties": 8, "iterations": 15}
+TINY = {"games": 12, "positions_per_phase": 25, "exact_empties": 8, "iterations": 5}
 
 
 def tiny(folder: Path, **changes: object) -> Settings:
@@ -37,6 +37,8 @@ def test_a_stopped_run_resumes_from_its_saved_stages(tmp_path: Path) -> None:
     whole = run(settings, log=lambda line: None)
     for late in range(5, PHASES):
         (settings.folder / f"phase-{late:02d}.npz").unlink()
+        if late > 8:
+            (settings.folder / f"labels-{late:02d}.npz").unlink()
     lines: list[str] = []
     resumed = run(settings, log=lines.append)
     assert np.array_equal(resumed, whole)
@@ -72,7 +74,7 @@ def test_the_command_trains_into_the_given_file(
     assert main(argv) == 0
     assert "weights written" in capsys.readouterr().out
     assert load_weights(out)[0].shape[0] == PHASES
-    assert main([*argv, "--depth", "2"]) == 2
+    assert main([*argv, "--folder", str(tmp_path / "shallow"), "--depth", "2"]) == 2
     assert "search depth must be 4 or more" in capsys.readouterr().err
 
 
