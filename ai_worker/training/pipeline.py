@@ -174,12 +174,13 @@ def _label(position: Position, exact: bool, weights: np.ndarray, depth: int) -> 
     """The position's value in discs for the side to move: exact, or a ``depth``-ply search
     (at least one phase deep, so its leaves lie in the phases trained already)."""
     searcher = Searcher(_FOREVER_NS, _tables())
+    value = (
+        searcher.exact(position) if exact else searcher.midgame(position, depth, weights=weights)
+    )
+    if value is None:
+        raise RuntimeError("a labelling search ran out of time, which it has no limit of")
     if exact:
-        value = searcher.exact(position)
-        assert value is not None
         return float(value)
-    value = searcher.midgame(position, depth, weights=weights)
-    assert value is not None
     if value > HEURISTIC_LIMIT:
         value -= WIN_SCORE
     elif value < -HEURISTIC_LIMIT:
