@@ -164,7 +164,8 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     # JSON only: form and multipart bodies silently drop nested fields (a room's seats).
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # games.shared.parsers.JSONBodyParser: DRF's JSON parser with a size (413) and nesting limit.
+    "DEFAULT_PARSER_CLASSES": ["games.shared.parsers.JSONBodyParser"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "EXCEPTION_HANDLER": "games.shared.api.api_exception_handler",
 }
