@@ -63,7 +63,7 @@ run: db
 	$(PY) -m ai_worker warmup
 	@echo "Reversi is running at http://$(HOST):$(PORT)/  (Ctrl-C stops web and worker)"
 	@trap 'kill 0' INT TERM; \
-	POSTGRES_CONN_MAX_AGE=600 $(BIN)/celery -A reversi_site worker --loglevel=info -Q celery,cpu & \
+	POSTGRES_POOL_SIZE=0 POSTGRES_CONN_MAX_AGE=600 $(BIN)/celery -A reversi_site worker --loglevel=info -Q celery,cpu & \
 	$(BIN)/daphne -b $(HOST) -p $(PORT) reversi_site.asgi:application & \
 	wait
 

@@ -85,6 +85,19 @@ TEMPLATES = [
 WSGI_APPLICATION = None
 ASGI_APPLICATION = "reversi_site.asgi.application"
 
+# A pool of PostgreSQL connections per process (psycopg_pool through Django's OPTIONS["pool"]):
+# the ASGI server runs each request and websocket call on a thread of its own, so without it a
+# burst takes one connection each until PostgreSQL refuses more. With it a request waits for a
+# free connection, up to POSTGRES_POOL_TIMEOUT seconds (then a 503). POSTGRES_POOL_SIZE=0 turns
+# it off: the Celery worker (prefork: a pool must not cross a fork) keeps one connection per
+# process instead (POSTGRES_CONN_MAX_AGE).
+POSTGRES_POOL_SIZE = int(os.environ.get("POSTGRES_POOL_SIZE", "10"))
+POSTGRES_POOL = {
+    "min_size": min(2, POSTGRES_POOL_SIZE),
+    "max_size": POSTGRES_POOL_SIZE,
+    "timeout": float(os.environ.get("POSTGRES_POOL_TIMEOUT", "10")),
+}
+
 DATABASES = {
     "default": {
         "ENGINE": "django.db.backends.postgresql",
@@ -93,9 +106,13 @@ DATABASES = {
         "PASSWORD": os.environ.get("POSTGRES_PASSWORD", ""),
         "HOST": os.environ.get("POSTGRES_HOST", "127.0.0.1"),
         "PORT": os.environ.get("POSTGRES_PORT", "5432"),
-        # 0 for the ASGI server (a thread per request); the Celery worker keeps its connection.
-        "CONN_MAX_AGE": int(os.environ.get("POSTGRES_CONN_MAX_AGE", "0")),
+        # With the pool, connections are the pool's (Django closes none, it returns them).
+        "CONN_MAX_AGE": 0
+        if POSTGRES_POOL_SIZE
+        else int(os.environ.get("POSTGRES_CONN_MAX_AGE", "0")),
+        # Checked before use: by the pool when it hands one out, else at each request's start.
         "CONN_HEALTH_CHECKS": True,
+        "OPTIONS": {"pool": POSTGRES_POOL} if POSTGRES_POOL_SIZE else {},
     }
 }
 
