@@ -58,12 +58,13 @@ db: install
 	$(PY) manage.py ensure_database
 	$(PY) manage.py migrate --noinput
 
-## Set up and run the service (web and worker) in the foreground; Ctrl-C stops both.
+## Set up and run the service (web, worker and beat) in the foreground; Ctrl-C stops them all.
 run: db
 	$(PY) -m ai_worker warmup
-	@echo "Reversi is running at http://$(HOST):$(PORT)/  (Ctrl-C stops web and worker)"
+	@echo "Reversi is running at http://$(HOST):$(PORT)/  (Ctrl-C stops web, worker and beat)"
 	@trap 'kill 0' INT TERM; \
 	POSTGRES_POOL_SIZE=0 POSTGRES_CONN_MAX_AGE=600 $(BIN)/celery -A reversi_site worker --loglevel=info -Q celery,cpu & \
+	$(BIN)/celery -A reversi_site beat --loglevel=info --schedule $(VENV)/celerybeat-schedule & \
 	$(BIN)/daphne -b $(HOST) -p $(PORT) reversi_site.asgi:application & \
 	wait
 

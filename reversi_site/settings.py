@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 from games.community.version import app_version
+from games.policy import STALLED_TURN_SWEEP_EVERY
 from games.shared.ids import PUBLIC_ID_SCHEMA
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -173,6 +174,15 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # CPU moves and hints go to their own queue (games.services sends them there, with a priority
 # per level); a test's worker may take a private one.
 CELERY_CPU_QUEUE = os.environ.get("CELERY_CPU_QUEUE", "cpu")
+# Celery beat (`make run`, the compose file's `beat`) sends the sweep that queues again the CPU
+# turns whose task was lost; a sweep not taken before the next one is due is dropped.
+CELERY_BEAT_SCHEDULE = {
+    "sweep-stalled-cpu-turns": {
+        "task": "games.tasks.sweep_stalled_cpu_turns",
+        "schedule": STALLED_TURN_SWEEP_EVERY,
+        "options": {"expires": STALLED_TURN_SWEEP_EVERY.total_seconds()},
+    }
+}
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
