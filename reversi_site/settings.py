@@ -96,7 +96,7 @@ POSTGRES_POOL_SIZE = int(os.environ.get("POSTGRES_POOL_SIZE", "10"))
 POSTGRES_POOL = {
     "min_size": min(2, POSTGRES_POOL_SIZE),
     "max_size": POSTGRES_POOL_SIZE,
-    "timeout": float(os.environ.get("POSTGRES_POOL_TIMEOUT", "10")),
+    "timeout": float(os.environ.get("POSTGRES_POOL_TIMEOUT", "5")),
 }
 
 DATABASES = {

@@ -1,11 +1,13 @@
 """Bad input and outages under /api/: every answer is the error envelope, never a 500 or HTML."""
 
+import json
+
 import httpx
 import pytest
 import redis
 from rest_framework.test import APIClient
 
-from games.shared.api import api_exception_handler
+from games.shared.api import api_exception_handler, server_error
 from games.shared.parsers import MAX_JSON_DEPTH
 from tests.servers import daphne, free_port
 
@@ -63,7 +65,8 @@ def test_a_redis_outage_is_a_503_with_retry_after() -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_a_database_outage_is_a_503_envelope_with_retry_after() -> None:
-    with daphne({"POSTGRES_PORT": str(free_port()), "DJANGO_DEBUG": "0"}) as url:
+    env = {"POSTGRES_PORT": str(free_port()), "POSTGRES_POOL_TIMEOUT": "1", "DJANGO_DEBUG": "0"}
+    with daphne(env) as url:
         reads = httpx.get(f"{url}/api/games/AAAAAAAAAAAA/", timeout=30)
         writes = httpx.post(
             f"{url}/api/games/",
@@ -76,3 +79,31 @@ def test_a_database_outage_is_a_503_envelope_with_retry_after() -> None:
         assert response.headers["Content-Type"] == "application/json"
         assert response.json()["error"]["code"] == "service_unavailable"
         assert int(response.headers["Retry-After"]) > 0
+
+
+@pytest.mark.parametrize(
+    ("error", "status", "code"),
+    [
+        (RuntimeError("a bug"), 500, "server_error"),
+        (redis.ConnectionError("Redis is down"), 503, "service_unavailable"),
+    ],
+)
+def test_a_server_error_outside_a_view_under_api_is_the_envelope(
+    rf, error: Exception, status: int, code: str
+) -> None:
+    try:
+        raise error
+    except Exception:  # the handler500 runs while Django handles the exception
+        response = server_error(rf.get("/api/games/"))
+    assert response.status_code == status
+    assert json.loads(response.content)["error"]["code"] == code
+    assert ("Retry-After" in response) == (status == 503)
+
+
+def test_a_server_error_of_a_page_stays_the_page(rf) -> None:
+    try:
+        raise RuntimeError("a bug")
+    except RuntimeError:
+        response = server_error(rf.get("/"))
+    assert response.status_code == 500
+    assert response["Content-Type"].startswith("text/html")
