@@ -13,7 +13,7 @@ LOCK_ARGS ?=
 LOCK := $(BIN)/uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes \
 	--quiet --custom-compile-command "make lock" $(LOCK_ARGS)
 
-.PHONY: run test lint typecheck test-python test-slow test-js bench lock \
+.PHONY: run test lint typecheck test-python test-slow test-js bench fault-test lock \
 	install install-dev install-js browser db clean
 
 # The steps of `make test` share one test database: never run them side by side (make -j).
@@ -93,6 +93,11 @@ test-slow: install-dev
 
 bench: install
 	$(PY) -m benchmarks.engine
+
+## A private stack (PostgreSQL, Redis, daphne, worker, beat) plays games while its worker, Redis,
+## web server and database fail in turn; prints moves lost, games stuck, 500s for saved writes.
+fault-test: install-dev
+	$(PY) -m benchmarks.faults
 
 clean:
 	rm -rf $(VENV) node_modules staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis \
