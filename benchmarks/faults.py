@@ -14,8 +14,8 @@ prints what survived:
 
 - moves lost: moves answered 201 that are not in the database;
 - games stuck: CPU turns that did not move within ``STUCK_AFTER`` seconds;
-- 500s for saved writes: moves in the database whose request was not answered 201 (a 5xx, or
-  no answer), and every 500 seen.
+- 500s for saved writes: moves in the database whose request, sent again while unanswered
+  or answered 5xx (a client's retry), was never answered 201; and every 500 seen.
 
 Exits 1 when any of them is not 0. Needs ``httpx`` (the ``dev`` extra).
 """
@@ -211,11 +211,12 @@ class Tally:
     """What the players saw."""
 
     saved: list[tuple[str, int, str]] = field(default_factory=list)  # answered 201
-    unanswered: list[tuple[str, int, str]] = field(default_factory=list)  # 5xx or no answer
+    unanswered: list[tuple[str, int, str]] = field(default_factory=list)  # never 201
     server_errors: int = 0  # answers 500
     unavailable: int = 0  # answers 503
     stuck: list[str] = field(default_factory=list)
     cpu_moves: int = 0
+    while_db_down: dict[str, int] = field(default_factory=dict)  # answers by status
 
 
 async def db_ply(postgres: Postgres, public_id: str) -> tuple[int, str] | None:
@@ -259,6 +260,22 @@ async def state_of(http: httpx.AsyncClient, public_id: str, tally: Tally) -> dic
         await asyncio.sleep(1)
 
 
+async def send_move(
+    http: httpx.AsyncClient, public_id: str, ply: int, move: str, tally: Tally
+) -> httpx.Response | None:
+    """POST the move, sent again (as a client does) while there is no answer or a 5xx, for up
+    to ``STUCK_AFTER`` seconds; the last answer (None: never one)."""
+    deadline = time.monotonic() + STUCK_AFTER
+    body = {"move": move, "ply": ply}
+    while True:
+        answer = await request(http, "POST", f"/api/games/{public_id}/moves/", tally, json=body)
+        if answer is not None and answer.status_code < 500:
+            return answer
+        if time.monotonic() > deadline:
+            return answer
+        await asyncio.sleep(1)
+
+
 async def play(
     http: httpx.AsyncClient, postgres: Postgres, level: str, plies: int, tally: Tally
 ) -> None:
@@ -273,15 +290,12 @@ async def play(
         ply = state["ply"]
         if state["to_move"] in state["you"]:
             move = random.choice(sorted(state["legal_moves"]))
-            body = {"move": move, "ply": ply}
-            answer = await request(http, "POST", f"/api/games/{public_id}/moves/", tally, json=body)
+            answer = await send_move(http, public_id, ply, move, tally)
             if answer is not None and answer.status_code == 201:
                 tally.saved.append((public_id, ply, move))
                 state = answer.json()
                 continue
-            if answer is None or answer.status_code >= 500:
-                tally.unanswered.append((public_id, ply, move))
-                await asyncio.sleep(1)
+            tally.unanswered.append((public_id, ply, move))
         else:  # the CPU's turn: watch the database, so that no read queues it again
             deadline = time.monotonic() + STUCK_AFTER
             while (found := await db_ply(postgres, public_id)) is None or found == (ply, "active"):
@@ -293,7 +307,13 @@ async def play(
         state = await state_of(http, public_id, tally)
 
 
-async def inject_faults(stack: Stack, postgres: Postgres, log: Callable[[str], None]) -> None:
+async def inject_faults(
+    http: httpx.AsyncClient,
+    stack: Stack,
+    postgres: Postgres,
+    log: Callable[[str], None],
+    tally: Tally,
+) -> None:
     """The faults, one after another while the games go on."""
     await asyncio.sleep(FAULT_GAP / 2)
     log("kill -9 the Celery worker (mid-search), start it again 5 s later")
@@ -313,7 +333,12 @@ async def inject_faults(stack: Stack, postgres: Postgres, log: Callable[[str], N
     if postgres.own:
         log(f"stop PostgreSQL for {PG_DOWN_SECONDS:.0f} s")
         await asyncio.to_thread(postgres.stop)
-        await asyncio.sleep(PG_DOWN_SECONDS)
+        down_until = time.monotonic() + PG_DOWN_SECONDS
+        while time.monotonic() < down_until:  # reads meanwhile: a 503 with Retry-After
+            answer = await request(http, "GET", "/api/games/?status=active", tally)
+            key = "no answer" if answer is None else str(answer.status_code)
+            tally.while_db_down[key] = tally.while_db_down.get(key, 0) + 1
+            await asyncio.sleep(0.5)
         await asyncio.to_thread(postgres.start)
     else:
         log("PostgreSQL is the shared server: not stopped")
@@ -351,7 +376,7 @@ async def run(stack: Stack, postgres: Postgres, games: int, plies: int) -> Tally
             play(http, postgres, LEVELS[index % len(LEVELS)], plies, tally)
             for index in range(games)
         ]
-        faults = asyncio.create_task(inject_faults(stack, postgres, log))
+        faults = asyncio.create_task(inject_faults(http, stack, postgres, log, tally))
         await asyncio.gather(*players)
         await faults
     log("games done")
@@ -396,6 +421,7 @@ def main() -> int:
     print(
         f"answers 503 (retried): {tally.unavailable}; writes not answered: {len(tally.unanswered)}"
     )
+    print(f"answers to reads while PostgreSQL was down: {tally.while_db_down}")
     print(f"moves lost: {len(lost)}")
     print(f"games stuck: {len(tally.stuck)}")
     print(f"500s for saved writes: {saved_but_failed} (answers 500 in all: {tally.server_errors})")

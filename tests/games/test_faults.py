@@ -146,3 +146,16 @@ def test_a_hint_asked_again_while_its_task_was_lost_is_searched_again(cpu_queue:
     game.refresh_from_db()
     assert game.hint_count == 1
     assert tasks.hint(game.pk, 0) is True
+
+
+def test_a_move_retried_after_its_answer_was_lost_is_answered_as_done(make_account) -> None:
+    client, _ = make_account("retrier")
+    game = client.post("/api/games/", {"mode": "cpu", "level": "easy"}, format="json").json()
+    url = f"/api/games/{game['id']}/moves/"
+    first = client.post(url, {"move": "f5", "ply": 0}, format="json")
+    tasks.cpu_move(Game.objects.get(public_id=game["id"]).pk, 1)  # the CPU replies meanwhile
+    again = client.post(url, {"move": "F5", "ply": 0}, format="json")
+    other = client.post(url, {"move": "d3", "ply": 0}, format="json")
+    assert (first.status_code, again.status_code, other.status_code) == (201, 201, 409)
+    assert again.json()["ply"] == 2
+    assert Game.objects.get(public_id=game["id"]).moves.filter(ply=0).count() == 1
