@@ -105,8 +105,16 @@ class Postgres:
     def setup(self) -> None:
         if self.own:
             subprocess.run(
-                [*self.runas, "initdb", "-D", str(self.data), "-U", self.user]
-                + ["--auth=trust", "--no-sync"],
+                [
+                    *self.runas,
+                    "initdb",
+                    "-D",
+                    str(self.data),
+                    "-U",
+                    self.user,
+                    "--auth=trust",
+                    "--no-sync",
+                ],
                 check=True,
                 stdout=subprocess.DEVNULL,
             )
@@ -165,14 +173,44 @@ class Stack:
         }
         self.processes: dict[str, subprocess.Popen[bytes]] = {}
         self.commands = {
-            "redis": ["redis-server", "--port", str(self.redis_port)]
-            + ["--save", "", "--appendonly", "no"],
-            "web": [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(self.web_port)]
-            + ["reversi_site.asgi:application"],
-            "worker": [str(BIN / "celery"), "-A", "reversi_site", "worker", "-Q", "celery,cpu"]
-            + ["--concurrency=2", "--loglevel=warning", "--without-gossip", "--without-mingle"],
-            "beat": [str(BIN / "celery"), "-A", "reversi_site", "beat", "--loglevel=warning"]
-            + ["--schedule", str(workdir / "celerybeat-schedule")],
+            "redis": [
+                "redis-server",
+                "--port",
+                str(self.redis_port),
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ],
+            "web": [
+                str(BIN / "daphne"),
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(self.web_port),
+                "reversi_site.asgi:application",
+            ],
+            "worker": [
+                str(BIN / "celery"),
+                "-A",
+                "reversi_site",
+                "worker",
+                "-Q",
+                "celery,cpu",
+                "--concurrency=2",
+                "--loglevel=warning",
+                "--without-gossip",
+                "--without-mingle",
+            ],
+            "beat": [
+                str(BIN / "celery"),
+                "-A",
+                "reversi_site",
+                "beat",
+                "--loglevel=warning",
+                "--schedule",
+                str(workdir / "celerybeat-schedule"),
+            ],
         }
 
     def start(self, name: str) -> None:

@@ -40,8 +40,16 @@ def daphne(env: Mapping[str, str], *, ready_path: str = "/healthz") -> Iterator[
     ``ready_path`` answers (any status: a server whose database is down still answers)."""
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
-        + ["reversi_site.asgi:application"],
+        [
+            sys.executable,
+            "-m",
+            "daphne",
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "reversi_site.asgi:application",
+        ],
         cwd=ROOT,
         env=os.environ | dict(env),
     )

@@ -53,10 +53,12 @@ def test_a_move_saved_while_redis_is_down_answers_success_and_reads_keep_working
             listed = http.get("/api/games/?status=active")
     assert move.status_code == 201, move.text
     assert move.json()["ply"] == 1
-    assert read.status_code == 200 and read.json()["ply"] == 1
+    assert read.status_code == 200
+    assert read.json()["ply"] == 1
     assert [listed_game["id"] for listed_game in listed.json()["games"]] == [game["id"]]
     stored = Game.objects.get(public_id=game["id"])
-    assert stored.ply == 1 and stored.cpu_queued_at is not None  # the sweep will find it
+    assert stored.ply == 1
+    assert stored.cpu_queued_at is not None
 
 
 @pytest.fixture
@@ -129,7 +131,8 @@ def test_a_database_error_mid_task_is_retried_and_applies_once(cpu_queue: str) -
                 cursor.execute("RESET lock_timeout")
     assert result.get() is True
     game.refresh_from_db()
-    assert game.ply == 1 and game.moves.count() == 1
+    assert game.ply == 1
+    assert game.moves.count() == 1
     assert tasks.cpu_move(game.pk, 0) is False
 
 

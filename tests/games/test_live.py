@@ -30,8 +30,18 @@ def live_server_url(transactional_db: None) -> Iterator[str]:
     queue = f"cpu-test-{uuid.uuid4().hex}"  # no other worker on this Redis takes its tasks
     env = {"POSTGRES_DB": connection.settings_dict["NAME"], "CELERY_CPU_QUEUE": queue}
     worker = subprocess.Popen(
-        [str(BIN / "celery"), "-A", "reversi_site", "worker", "-Q", queue]
-        + ["--pool=solo", "--loglevel=warning", "--without-gossip", "--without-mingle"],
+        [
+            str(BIN / "celery"),
+            "-A",
+            "reversi_site",
+            "worker",
+            "-Q",
+            queue,
+            "--pool=solo",
+            "--loglevel=warning",
+            "--without-gossip",
+            "--without-mingle",
+        ],
         env=os.environ | env,
     )
     try:

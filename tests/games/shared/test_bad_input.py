@@ -17,7 +17,8 @@ pytestmark = pytest.mark.django_db
 def error_of(response) -> dict:
     assert response["Content-Type"] == "application/json"
     body = response.json()
-    assert set(body) == {"error"} and set(body["error"]) == {"code", "message", "field"}
+    assert set(body) == {"error"}
+    assert set(body["error"]) == {"code", "message", "field"}
     return body["error"]
 
 
