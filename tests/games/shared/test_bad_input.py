@@ -68,6 +68,7 @@ def test_a_redis_outage_is_a_503_with_retry_after() -> None:
 def test_a_database_outage_is_a_503_envelope_with_retry_after() -> None:
     env = {"POSTGRES_PORT": str(free_port()), "POSTGRES_POOL_TIMEOUT": "1", "DJANGO_DEBUG": "0"}
     with daphne(env) as url:
+        health = httpx.get(f"{url}/healthz", timeout=30)
         reads = httpx.get(f"{url}/api/games/AAAAAAAAAAAA/", timeout=30)
         writes = httpx.post(
             f"{url}/api/games/",
@@ -80,6 +81,8 @@ def test_a_database_outage_is_a_503_envelope_with_retry_after() -> None:
         assert response.headers["Content-Type"] == "application/json"
         assert response.json()["error"]["code"] == "service_unavailable"
         assert int(response.headers["Retry-After"]) > 0
+    assert health.status_code == 503  # the health check says so too, not a 500 page
+    assert "Retry-After" in health.headers
 
 
 @pytest.mark.parametrize(
