@@ -76,12 +76,16 @@ def parse_variant(*, data: object, seed: int) -> Variant:
 
 
 def play_move(*, player: Player, game_id: int, notation: str, ply: int) -> Game:
-    """A person's move at ``ply`` (the ply their client saw); passes that follow are automatic."""
+    """A person's move at ``ply`` (the ply their client saw); passes that follow are automatic.
+
+    The same move sent again for a ply it was played at answers the game as it is now."""
     with transaction.atomic():
         game = steps.locked_game(game_id=game_id)
         mine = steps.colors_of(game=game, player=player)
         steps.require_active(game=game)
         if ply != game.ply:
+            if repeats_saved_move(game=game, colors=mine, ply=ply, notation=notation):
+                return game  # a request retried after its answer was lost: it is done
             raise Conflict("stale_ply", field="ply", ply=game.ply, sent=ply)
         board = Board.from_text(game.position)
         if board.turn not in mine:
@@ -173,6 +177,17 @@ def start(*, game: Game) -> None:
     board = Board.from_text(game.position)
     settle(game=game, board=board)
     steps.commit(game=game, board=board, kind="started", fields=PLAY_FIELDS)
+
+
+def repeats_saved_move(*, game: Game, colors: set[int], ply: int, notation: str) -> bool:
+    """Whether ``notation`` at ``ply`` is the move one of ``colors`` played there: a retried
+    request (the server died before answering, the network dropped the answer) is answered
+    as done, never played twice."""
+    try:
+        move = Move.from_notation(notation)
+    except IllegalMoveError:
+        return False
+    return game.moves.filter(ply=ply, notation=str(move), color__in=colors).exists()
 
 
 def parse_move(*, notation: str) -> Move:
