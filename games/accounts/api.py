@@ -73,6 +73,7 @@ class SignupView(APIView):
 
     authentication_classes: list = []
     permission_classes: list = []
+    throttle_scope = "auth"
 
     @extend_schema(
         request=SignupSerializer, responses=with_errors({201: OpenApiTypes.OBJECT}, 400, 403)
@@ -109,13 +110,16 @@ class TokenView(APIView):
 
     authentication_classes: list = []
     permission_classes: list = []
+    throttle_scope = "auth"
 
     @extend_schema(
         request=CredentialsSerializer, responses=with_errors({200: OpenApiTypes.OBJECT}, 400)
     )
     def post(self, request: Request) -> Response:
         data = validated(CredentialsSerializer, request.data)
-        user = authenticate(request, username=data["username"], password=data["password"])
+        # Django's request: django-axes marks a locked-out login on it, and its middleware
+        # answers 429 (games.accounts.lockout).
+        user = authenticate(request._request, username=data["username"], password=data["password"])
         if user is None:
             raise ServiceError("invalid_credentials")
         token, _ = Token.objects.get_or_create(user=user)

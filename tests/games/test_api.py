@@ -71,7 +71,7 @@ def test_guest_plays_without_an_account_and_others_cannot_move(guest: APIClient)
 def test_guest_writes_need_the_csrf_token() -> None:
     browser = APIClient(enforce_csrf_checks=True)
     response = browser.post("/api/games/", {}, format="json")
-    assert (response.status_code, error_of(response)["code"]) == (403, "permission_denied")
+    assert (response.status_code, error_of(response)["code"]) == (403, "csrf_failed")
 
 
 @pytest.mark.parametrize(
