@@ -6,7 +6,6 @@ from django.db import IntegrityError, transaction
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
-from rest_framework.authentication import SessionAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -16,6 +15,7 @@ from games.accounts import selectors
 from games.public import GUEST_SESSION_KEY
 from games.shared.api import StrictSerializer, validated, with_errors
 from games.shared.errors import NotFound, ServiceError
+from games.shared.permissions import enforce_csrf
 
 PROFILE_SCHEMA = inline_serializer(
     "PlayerProfile",
@@ -82,7 +82,7 @@ class SignupView(APIView):
         data = validated(SignupSerializer, request.data)
         guest = bool(request.session.get(GUEST_SESSION_KEY))
         if guest:
-            SessionAuthentication().enforce_csrf(request)
+            enforce_csrf(request)
         user_model = get_user_model()
         candidate = user_model(username=data["username"])
         try:
@@ -97,7 +97,7 @@ class SignupView(APIView):
         except IntegrityError as error:
             raise ServiceError("username_taken", field="username") from error
         if guest:
-            login(request, user)
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         token = Token.objects.create(user=user)
         return Response(
             {"token": token.key, "user": {"id": user.pk, "username": user.username}},

@@ -37,7 +37,7 @@ class WriteRateThrottle(ScopedRateThrottle):
 
     def get_rate(self) -> str:
         """The scope's rate, read from the settings when the request comes (not at import)."""
-        return cast(str, api_settings.DEFAULT_THROTTLE_RATES[scope_of(self)])
+        return cast(str, api_settings.DEFAULT_THROTTLE_RATES[str(self.scope)])
 
     def get_cache_key(self, request: Any, view: Any) -> str:
         user = getattr(request, "user", None)

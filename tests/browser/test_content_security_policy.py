@@ -11,7 +11,14 @@ from .helpers import legal_squares, play_cell, start_game
 
 pytestmark = pytest.mark.browser
 
-PAGES = ["/", "/community/", "/accounts/login/", "/accounts/signup/", "/how-to-play/", "/changelog/"]
+PAGES = [
+    "/",
+    "/community/",
+    "/accounts/login/",
+    "/accounts/signup/",
+    "/how-to-play/",
+    "/changelog/",
+]
 
 
 def watch_violations(page: Page) -> list[str]:
