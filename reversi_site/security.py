@@ -6,7 +6,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.views.debug import SafeExceptionReporterFilter
 
 # The key `make run` uses with DEBUG on; never accepted with DEBUG off.
-DEVELOPMENT_SECRET_KEY = "dev-only-insecure-key-change-me"
+DEVELOPMENT_SECRET_KEY = "dev-only-insecure-key-change-me"  # noqa: S105 (public on purpose)
 # Keys that were ever public (this repository's defaults and examples).
 KNOWN_SECRET_KEYS = frozenset(
     {DEVELOPMENT_SECRET_KEY, "change-me-in-production", "change-me", "secret", "changeme"}
