@@ -9,9 +9,9 @@ from ai_worker.levels import EASY, NORMAL, STRONG
 
 ABSENCE_BEFORE_TAKEOVER = timedelta(minutes=2)  # M3: a player away this long may be replaced
 CPU_TURN_STALLED_AFTER = timedelta(seconds=60)  # a CPU turn without its move is queued again
-# One player's CPU games in progress at a time (games against the CPU moved in the last
-# CPU_GAME_IDLE_AFTER): one client must not fill the CPU queue that every player shares.
-CPU_GAMES_IN_PROGRESS_LIMIT = 5
+# A player's CPU games count as in progress while moved in the last CPU_GAME_IDLE_AFTER; at most
+# settings.CPU_GAMES_IN_PROGRESS_LIMIT of them: one client must not fill the CPU queue that
+# every player shares.
 CPU_GAME_IDLE_AFTER = timedelta(hours=1)
 
 # Redis broker priorities, 0 served first: a quick easy or normal reply never waits in the CPU

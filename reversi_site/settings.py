@@ -251,6 +251,10 @@ SESSION_COOKIE_HTTPONLY = True
 DEFAULT_EXCEPTION_REPORTER_FILTER = "reversi_site.security.SecretsHidingFilter"
 X_FRAME_OPTIONS = "DENY"
 
+# CPU games in progress per player (games.policy.CPU_GAME_IDLE_AFTER); raise it for a load
+# test that plays many games on one account.
+CPU_GAMES_IN_PROGRESS_LIMIT = int(os.environ.get("CPU_GAMES_IN_PROGRESS_LIMIT", "5"))
+
 # How many reverse proxies stand in front of the app: the client's address is the one the
 # outermost trusted proxy saw (X-Forwarded-For, read by django-ipware). 0: REMOTE_ADDR.
 TRUSTED_PROXY_COUNT = int(os.environ.get("DJANGO_TRUSTED_PROXY_COUNT", "0"))

@@ -3,6 +3,7 @@ that rooms and CPU turns share (a new game, its start, a recorded move, the end)
 
 import random
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -47,7 +48,8 @@ def create_cpu_game(
 
 
 def _refuse_too_many_cpu_games(*, player: Player) -> None:
-    """``Conflict`` when the player has ``CPU_GAMES_IN_PROGRESS_LIMIT`` CPU games in progress;
+    """``Conflict`` when the player has ``settings.CPU_GAMES_IN_PROGRESS_LIMIT`` CPU games in
+    progress;
     serialised per player (an advisory lock held to the end of the transaction), so
     concurrent creations cannot all slip through."""
     with connection.cursor() as cursor:
@@ -58,8 +60,9 @@ def _refuse_too_many_cpu_games(*, player: Player) -> None:
         status=Game.Status.ACTIVE,
         updated_at__gte=timezone.now() - policy.CPU_GAME_IDLE_AFTER,
     ).count()
-    if in_progress >= policy.CPU_GAMES_IN_PROGRESS_LIMIT:
-        raise Conflict("too_many_cpu_games", limit=policy.CPU_GAMES_IN_PROGRESS_LIMIT)
+    limit = settings.CPU_GAMES_IN_PROGRESS_LIMIT
+    if in_progress >= limit:
+        raise Conflict("too_many_cpu_games", limit=limit)
 
 
 def create_local_game(*, player: Player, variant: object, undo_allowed: bool) -> Game:

@@ -6,10 +6,9 @@ import threading
 
 import pytest
 import redis
+from django.conf import settings as django_settings
 from django.db import connection
 from rest_framework.test import APIClient
-
-from games import policy
 
 pytestmark = pytest.mark.django_db
 
@@ -74,14 +73,14 @@ def test_a_player_has_at_most_the_limit_of_cpu_games_in_progress(alice) -> None:
     client, _ = alice
     games = [
         client.post("/api/games/", CPU_GAME, format="json")
-        for _ in range(policy.CPU_GAMES_IN_PROGRESS_LIMIT)
+        for _ in range(django_settings.CPU_GAMES_IN_PROGRESS_LIMIT)
     ]
     assert all(game.status_code == 201 for game in games)
     refused = client.post("/api/games/", CPU_GAME, format="json", HTTP_ACCEPT_LANGUAGE="ru")
     assert refused.status_code == 409
     error = refused.json()["error"]
     assert error["code"] == "too_many_cpu_games"
-    assert str(policy.CPU_GAMES_IN_PROGRESS_LIMIT) in error["message"]
+    assert str(django_settings.CPU_GAMES_IN_PROGRESS_LIMIT) in error["message"]
     assert "компьютера" in error["message"]
     # Hot-seat games are not limited; resigning a CPU game frees a place.
     assert client.post("/api/games/", {"mode": "local"}, format="json").status_code == 201
@@ -95,7 +94,7 @@ def test_concurrent_cpu_game_creations_cannot_pass_the_limit(make_account) -> No
     client, _ = make_account("racer")
     token = client._credentials["HTTP_AUTHORIZATION"]
     statuses: list[int] = []
-    start = threading.Barrier(policy.CPU_GAMES_IN_PROGRESS_LIMIT * 2)
+    start = threading.Barrier(django_settings.CPU_GAMES_IN_PROGRESS_LIMIT * 2)
 
     def create() -> None:
         own = APIClient(HTTP_AUTHORIZATION=token)
@@ -110,5 +109,5 @@ def test_concurrent_cpu_game_creations_cannot_pass_the_limit(make_account) -> No
         thread.start()
     for thread in threads:
         thread.join()
-    assert sorted(statuses).count(201) == policy.CPU_GAMES_IN_PROGRESS_LIMIT
-    assert statuses.count(409) == policy.CPU_GAMES_IN_PROGRESS_LIMIT
+    assert sorted(statuses).count(201) == django_settings.CPU_GAMES_IN_PROGRESS_LIMIT
+    assert statuses.count(409) == django_settings.CPU_GAMES_IN_PROGRESS_LIMIT
