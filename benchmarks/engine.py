@@ -2,10 +2,12 @@
 
 Speeds are in process CPU time (the machine is shared and noisy; wall time is printed too),
 each the median of several runs, and compared with a baseline measured in the same run: the
-pure-Python rules engine for perft, the engine of commit ``01d94f8`` (issue 12's starting
-point, run in a subprocess, see ``old_engine``) for solves and matches. Sections:
+pure-Python rules engine for perft, the engine of an earlier commit (``--old [COMMIT]``, by
+default ``01d94f8``, issue 12's starting point; run in a subprocess, see ``old_engine``) for
+perft, solves and matches. Sections:
 
-- ``--perft``: perft(10) and perft(11) of the 8x8 start, perft(9) of 10x10.
+- ``--perft``: perft(10) and perft(11) of the 8x8 start, perft(9) of 10x10 (with ``--old``,
+  the old commit's perft(11) too).
 - ``--speed``: strong's nodes per second, from middle-game positions and in a played game.
 - ``--ffo 40-49``: exact solves of FFO positions, with fresh tables each.
 - ``--strong-ffo``: strong at its 1.5 s on FFO #1-#39 of 20 empties or fewer.
@@ -62,8 +64,9 @@ def median_time(action: Callable[[], object], runs: int) -> tuple[float, float]:
     return statistics.median(walls), statistics.median(cpus)
 
 
-def bench_perft(runs: int, out: Out) -> None:
-    """perft speeds of the kernels against the pure-Python engine's, measured here."""
+def bench_perft(runs: int, old_commit: str | None, out: Out) -> None:
+    """perft speeds of the kernels against the pure-Python engine's, measured here, and with
+    ``old_commit`` against that commit's perft(11)."""
     baseline_depth = 7  # long enough (about 0.3 s) for a stable timing
     baselines = {}
     for label, variant in (("8x8", Variant()), ("10x10", Variant(board="10x10"))):
@@ -89,6 +92,12 @@ def bench_perft(runs: int, out: Out) -> None:
             f" over {depth_runs} runs = {count / cpu / 1e6:.1f} M leaves per CPU-second"
             f" (wall {count / wall / 1e6:.1f}), {count / cpu / baselines[label]:.0f}x baseline"
         )
+        if old_commit is not None and depth == 11:
+            old_cpu = _old_perft_cpu(old_commit, depth, depth_runs)
+            out(
+                f"perft({depth}) {label}, {old_commit}: median CPU {old_cpu:.3f} s"
+                f" = {count / old_cpu / 1e6:.1f} M leaves per CPU-second ({old_cpu / cpu:.2f}x)"
+            )
 
 
 def bench_speed(runs: int, out: Out) -> None:
@@ -138,8 +147,29 @@ def _played_game_searches() -> tuple[int, float, float]:
     return nodes, cpu, wall
 
 
-def bench_ffo(numbers: list[int], compare_old: bool, out: Out) -> None:
-    """Exact solves with fresh tables; with ``compare_old`` the old engine solves them too."""
+_OLD_PERFT = """
+import statistics, sys, time
+from ai_worker.engine import Board
+from ai_worker.fast.api import perft
+depth, runs = int(sys.argv[1]), int(sys.argv[2])
+perft(Board(), 2)
+times = []
+for _ in range(runs):
+    started = time.process_time()
+    perft(Board(), depth)
+    times.append(time.process_time() - started)
+print(statistics.median(times))
+"""
+
+
+def _old_perft_cpu(commit: str, depth: int, runs: int) -> float:
+    """Median CPU seconds of ``commit``'s perft(``depth``) of the 8x8 start."""
+    return _run_old(commit, _OLD_PERFT, str(depth), str(runs))
+
+
+def bench_ffo(numbers: list[int], old_commit: str | None, out: Out) -> None:
+    """Exact solves with fresh tables; with ``old_commit`` that engine solves each one right
+    after (interleaved, so both see the same load)."""
     solve_endgame(read_ffo(1).board, time_limit=60)  # compile or load the kernels
     total = total_old = 0.0
     for number in numbers:
@@ -155,21 +185,25 @@ def bench_ffo(numbers: list[int], compare_old: bool, out: Out) -> None:
             f" {result.score:+.0f} {verdict}, CPU {cpu:.2f} s (wall {result.elapsed:.2f} s),"
             f" {result.nodes} nodes"
         )
-        if compare_old:
-            old_cpu = _old_solve_cpu(position.board)
+        if old_commit is not None:
+            old_cpu = _old_solve_cpu(old_commit, position.board)
             total_old += old_cpu
-            line += f"; {BASELINE_COMMIT}: CPU {old_cpu:.2f} s ({old_cpu / cpu:.2f}x)"
+            line += f"; {old_commit}: CPU {old_cpu:.2f} s ({old_cpu / cpu:.2f}x)"
         out(line)
     if numbers:
         summary = f"FFO #{numbers[0]}-#{numbers[-1]} total: CPU {total:.2f} s"
-        if compare_old:
-            summary += f"; {BASELINE_COMMIT}: CPU {total_old:.2f} s ({total_old / total:.2f}x)"
+        if old_commit is not None:
+            summary += f"; {old_commit}: CPU {total_old:.2f} s ({total_old / total:.2f}x)"
         out(summary)
 
 
 _OLD_SOLVE = """
 import sys, time
-from ai_worker.search import board_from_obf, solve_endgame
+from ai_worker.search import solve_endgame
+try:
+    from ai_worker.engine.records import read_obf as board_from_obf
+except ImportError:  # before the records package
+    from ai_worker.search import board_from_obf
 board = board_from_obf(sys.argv[1])
 solve_endgame(board_from_obf(sys.argv[2]), time_limit=60)
 started = time.process_time()
@@ -178,14 +212,20 @@ print(time.process_time() - started)
 """
 
 
-def _old_solve_cpu(board: Board) -> float:
-    """CPU seconds the old engine takes to solve ``board`` (kernels loaded beforehand)."""
+def _old_solve_cpu(commit: str, board: Board) -> float:
+    """CPU seconds ``commit``'s engine takes to solve ``board`` (kernels loaded beforehand)."""
     from ai_worker.engine.records import write_obf
+
+    return _run_old(commit, _OLD_SOLVE, write_obf(board), write_obf(read_ffo(20).board))
+
+
+def _run_old(commit: str, script: str, *args: str) -> float:
+    """The last number ``script`` prints, run on ``commit``'s engine."""
     from benchmarks.old_engine import engine_folder
 
     done = subprocess.run(
-        [sys.executable, "-c", _OLD_SOLVE, write_obf(board), write_obf(read_ffo(20).board)],
-        cwd=engine_folder(BASELINE_COMMIT),
+        [sys.executable, "-c", script, *args],
+        cwd=engine_folder(commit),
         capture_output=True,
         text=True,
         check=True,
@@ -360,7 +400,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--speed", action="store_true", help="strong's nodes per second")
     parser.add_argument("--ffo", default="", help="FFO positions to solve, e.g. 40-49")
     parser.add_argument(
-        "--old", action="store_true", help=f"--ffo: the engine of {BASELINE_COMMIT} solves too"
+        "--old",
+        nargs="?",
+        const=BASELINE_COMMIT,
+        default=None,
+        metavar="COMMIT",
+        help=f"--perft, --ffo: measure the engine of COMMIT too (default {BASELINE_COMMIT})",
     )
     parser.add_argument("--strong-ffo", action="store_true", help="strong on FFO #1-#39")
     parser.add_argument("--endgame-set", type=int, default=0, help="strong on N test positions")
@@ -379,7 +424,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     warmup()
     if args.perft or everything:
-        bench_perft(args.runs, out)
+        bench_perft(args.runs, args.old, out)
     if args.speed or everything:
         bench_speed(args.runs, out)
     ffo = args.ffo or ("40-44" if everything else "")
