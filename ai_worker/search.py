@@ -115,8 +115,9 @@ _worker_tables: SearchTables | None = None
 
 
 def worker_tables() -> SearchTables:
-    """The transposition tables of this process, kept from one strong search to the next
-    (fixed size, about 50 MiB; older searches' entries are replaced first)."""
+    """The transposition tables of this process, kept from one strong search (or analysis) to
+    the next, for every variant (fixed size, about 56 MiB; older searches' entries are
+    replaced first)."""
     global _worker_tables
     if _worker_tables is None:
         _worker_tables = SearchTables()
@@ -143,11 +144,11 @@ def choose_move(
         move = _easy_move(board, legal, rng)
         return SearchResult(move, 0.0, [move], 0, 0, False, time.monotonic() - started)
     searcher: _BitboardSearch | _GenericSearch
+    tables = worker_tables() if level == STRONG else _fresh_tables()
     if _is_bitboard(board):
-        tables = worker_tables() if level == STRONG else _fresh_tables()
         searcher = _BitboardSearch(board, deadline_ns, tables)
     else:
-        searcher = _GenericSearch(board, deadline_ns)
+        searcher = _GenericSearch(board, deadline_ns, tables)
     found = searcher.normal(rng) if level == NORMAL else searcher.strong(rng)
     square, value, depth, exact, pv = found
     move = _move_of(square, board.width)
@@ -193,7 +194,7 @@ def analyse(
     if _is_bitboard(board):
         searcher = _BitboardSearch(board, deadline_ns, worker_tables())
     else:
-        searcher = _GenericSearch(board, deadline_ns)
+        searcher = _GenericSearch(board, deadline_ns, worker_tables())
     limit = board.empties() if max_depth is None else min(max_depth, board.empties())
     found: tuple[list[tuple[int, int]], int, bool] | None = None
     for depth in range(1, limit + 1):
@@ -272,7 +273,7 @@ def _is_bitboard(board: Board) -> bool:
 
 def _fresh_tables() -> SearchTables:
     bits = _NORMAL_TABLE_BITS
-    return SearchTables(midgame_bits=bits, endgame_bits=bits, shallow_bits=bits - 4)
+    return SearchTables(bits, bits, bits - 4, bits)
 
 
 def _easy_move(board: Board, legal: list[Move], rng: random.Random) -> Move:
@@ -452,9 +453,10 @@ class _BitboardSearch:
 
 
 class _GenericSearch:
-    """Searches of any variant with the cell-array kernels (paranoid with 3-4 players)."""
+    """Searches of any variant with the cell-array kernels (paranoid with 3-4 players), over
+    the ``generic`` table of ``tables``."""
 
-    def __init__(self, board: Board, deadline_ns: int) -> None:
+    def __init__(self, board: Board, deadline_ns: int, tables: SearchTables) -> None:
         rows = board.rows()
         self.cells = cells_of(rows)
         self.geometry: Geometry = geometry_of(rows)
@@ -462,7 +464,8 @@ class _GenericSearch:
         self.players = board.variant.players
         self.anti = int(board.variant.anti)
         self.empties = board.empties()
-        self.stats = new_stats(deadline_ns)
+        self.table = tables.generic
+        self.stats = new_stats(deadline_ns, tables.next_age())
         moves = np.empty(self.cells.shape[0], dtype=np.int64)
         g = self.geometry
         count = generic.generate_moves(
@@ -503,7 +506,7 @@ class _GenericSearch:
             value = generic.search(
                 child, g.rays, g.ray_lengths, g.adjacent, g.weights, g.corner_of,
                 following, self.player, self.players, self.anti, depth - 1,
-                -INF if full_window else alpha, INF, self.stats,
+                -INF if full_window else alpha, INF, self.stats, self.table,
             )  # fmt: skip
             if self.stats[ABORTED]:
                 return None

@@ -9,6 +9,8 @@ perft, solves and matches. Sections:
 - ``--perft``: perft(10) and perft(11) of the 8x8 start, perft(9) of 10x10 (with ``--old``,
   the old commit's perft(11) too).
 - ``--speed``: strong's nodes per second, from middle-game positions and in a played game.
+- ``--generic``: strong's nodes per second and depth in 10x10, octagon and 3-4 player games
+  (the generic kernels; with ``--old``, that commit's too).
 - ``--ffo 40-49``: exact solves of FFO positions, with fresh tables each.
 - ``--strong-ffo``: strong at its 1.5 s on FFO #1-#39 of 20 empties or fewer.
 - ``--endgame-set N``: strong at 1.5 s on the first N positions of the endgame test set
@@ -165,6 +167,70 @@ print(statistics.median(times))
 def _old_perft_cpu(commit: str, depth: int, runs: int) -> float:
     """Median CPU seconds of ``commit``'s perft(``depth``) of the 8x8 start."""
     return _run_old(commit, _OLD_PERFT, str(depth), str(runs))
+
+
+GENERIC_VARIANTS = {
+    "10x10": {"board": "10x10"},
+    "octagon": {"board": "octagon"},
+    "3 players": {"players": 3},
+    "4 players 10x10": {"players": 4, "board": "10x10"},
+}
+_GENERIC_SPEED = """
+import json, random, sys, time
+from ai_worker.engine import Board, Variant
+from ai_worker.search import choose_move
+variants, seconds = json.loads(sys.argv[1]), float(sys.argv[2])
+for label, settings in variants.items():
+    rng = random.Random(3)
+    board = Board(Variant(**settings))
+    for _ in range(12):
+        board.push(rng.choice(board.legal_moves))
+    choose_move(board, "strong", time_limit=0.05, seed=0)  # compile or load the kernels
+    nodes = depths = 0
+    cpu = 0.0
+    for ply in range(4):  # four moves of a game, as a worker plays them
+        started = time.process_time()
+        result = choose_move(board, "strong", time_limit=seconds, seed=0)
+        cpu += time.process_time() - started
+        nodes += result.nodes
+        depths += result.depth
+        board.push(result.move)
+        board.push(rng.choice(board.legal_moves))
+    print(json.dumps([label, nodes / cpu, depths / 4]))
+"""
+
+
+def bench_generic(seconds: float, old_commit: str | None, out: Out) -> None:
+    """strong in the variants of the generic kernels: four moves of ``seconds`` each from a
+    seeded opening; nodes per CPU-second and the mean depth reached (and ``old_commit``'s)."""
+    import json
+    from pathlib import Path
+
+    from benchmarks.old_engine import engine_folder
+
+    folders = {"this commit": Path(__file__).resolve().parent.parent}
+    if old_commit is not None:
+        folders[old_commit] = engine_folder(old_commit)
+    found: dict[str, dict[str, tuple[float, float]]] = {}
+    for name, folder in folders.items():
+        done = subprocess.run(
+            [sys.executable, "-c", _GENERIC_SPEED, json.dumps(GENERIC_VARIANTS), str(seconds)],
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        for line in done.stdout.splitlines():
+            label, per_cpu, depth = json.loads(line)
+            found.setdefault(label, {})[name] = per_cpu, depth
+    for label, by_engine in found.items():
+        out(
+            f"strong, {label}, {seconds:g} s a move: "
+            + "; ".join(
+                f"{name} {per_cpu / 1e6:.3f} M nodes per CPU-second, mean depth {depth:.2f}"
+                for name, (per_cpu, depth) in by_engine.items()
+            )
+        )
 
 
 def bench_ffo(numbers: list[int], old_commit: str | None, out: Out) -> None:
@@ -398,6 +464,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3, help="runs per figure (median)")
     parser.add_argument("--perft", action="store_true", help="perft speeds")
     parser.add_argument("--speed", action="store_true", help="strong's nodes per second")
+    parser.add_argument("--generic", action="store_true", help="strong in other variants")
     parser.add_argument("--ffo", default="", help="FFO positions to solve, e.g. 40-49")
     parser.add_argument(
         "--old",
@@ -420,13 +487,21 @@ def main(argv: list[str] | None = None) -> int:
     load = os.getloadavg()
     out(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; {os.cpu_count()} CPUs")
     everything = not (
-        args.perft or args.speed or args.ffo or args.strong_ffo or args.endgame_set or args.match
+        args.perft
+        or args.speed
+        or args.generic
+        or args.ffo
+        or args.strong_ffo
+        or args.endgame_set
+        or args.match
     )
     warmup()
     if args.perft or everything:
         bench_perft(args.runs, args.old, out)
     if args.speed or everything:
         bench_speed(args.runs, out)
+    if args.generic or everything:
+        bench_generic(1.0, args.old, out)
     ffo = args.ffo or ("40-44" if everything else "")
     if ffo:
         low, _, high = ffo.partition("-")
