@@ -50,6 +50,7 @@ NORMAL_SLIP_MARGIN = 400
 STRONG_EXACT_EMPTIES = 20
 STRONG_MIDGAME_SHARE = 0.1
 ANALYSIS_TIME_LIMIT = 5.0
+ANALYSIS_EXACT_SHARE = 0.6
 ASPIRATION_WINDOW = 150  # hundredths of a disc either side of the previous iteration's value
 MAX_DEPTH = 60
 _NORMAL_TABLE_BITS = 16
@@ -169,9 +170,11 @@ def analyse(
     Every move is searched to the same depth, deeper and deeper until ``max_depth`` plies (no
     limit by default) or ``time_limit`` seconds; then, with ``exact`` and time left, every move
     is solved to the end (8x8 two-player positions, or any 2-player board once the depth
-    reaches the end). The answer holds the last depth finished for all moves; before the first
-    one finishes, every move scores 0 at depth 0. A forced pass is scored by analysing the
-    position after it; the free opening's placements all score 0.
+    reaches the end); an 8x8 position of ``STRONG_EXACT_EMPTIES`` or fewer empties is solved
+    first, in a share (``ANALYSIS_EXACT_SHARE``) of the time. The answer holds the last depth
+    finished for all moves; before the first one finishes, every move scores 0 at depth 0. A
+    forced pass is scored by analysing the position after it; the free opening's placements all
+    score 0.
     """
     legal = board.legal_moves
     if not legal:
@@ -179,7 +182,8 @@ def analyse(
     if max_depth is not None and max_depth < 1:
         raise ValueError("max_depth must be 1 or more")
     started = time.monotonic()
-    deadline_ns = time.monotonic_ns() + int(max(time_limit, 0.0) * 1e9)
+    started_ns = time.monotonic_ns()
+    deadline_ns = started_ns + int(max(time_limit, 0.0) * 1e9)
     if legal == [PASS]:
         after = board.copy()
         after.push(PASS)
@@ -197,12 +201,16 @@ def analyse(
         searcher = _GenericSearch(board, deadline_ns, worker_tables())
     limit = board.empties() if max_depth is None else min(max_depth, board.empties())
     found: tuple[list[tuple[int, int]], int, bool] | None = None
-    for depth in range(1, limit + 1):
-        values = searcher.move_values(depth)
-        if values is None:
-            break
-        found = values, depth, searcher.is_exact(depth)
-    if exact and isinstance(searcher, _BitboardSearch) and not (found and found[2]):
+    solvable = exact and isinstance(searcher, _BitboardSearch)
+    if solvable and board.empties() <= STRONG_EXACT_EMPTIES:
+        found = searcher.exact_values_first(int((deadline_ns - started_ns) * ANALYSIS_EXACT_SHARE))
+    if found is None:
+        for depth in range(1, limit + 1):
+            values = searcher.move_values(depth)
+            if values is None:
+                break
+            found = values, depth, searcher.is_exact(depth)
+    if solvable and not (found and found[2]):
         values = searcher.exact_move_values()
         if values is not None:
             found = values, board.empties(), True
@@ -339,6 +347,15 @@ class _BitboardSearch:
     def exact_move_values(self) -> list[tuple[int, int]] | None:
         """(square, exact final disc difference) of every root move; None at the deadline."""
         return self._exact_values()
+
+    def exact_values_first(self, budget_ns: int) -> tuple[list[tuple[int, int]], int, bool] | None:
+        """(exact ``exact_move_values``, empties, True) within ``budget_ns`` of the deadline's
+        time, else None (the deadline is then restored for the searches that follow)."""
+        deadline = self.searcher.deadline_ns
+        self.searcher.deadline_ns = min(deadline, time.monotonic_ns() + budget_ns)
+        values = self._exact_values()
+        self.searcher.deadline_ns = deadline
+        return None if values is None else (values, self.empties, True)
 
     def _exact_values(self) -> list[tuple[int, int]] | None:
         values = []

@@ -14,6 +14,8 @@ CPU_TURN_STALLED_AFTER = timedelta(seconds=60)  # a CPU turn without its move is
 # queue behind strong searches of 1.5 s. A game has at most one CPU task in flight, so a strong
 # game waits only for the quick tasks already queued, never starves.
 TASK_PRIORITY_BY_LEVEL = {EASY: 0, NORMAL: 3, STRONG: 6}
+# Analyses (issue 12 §3) share the CPU queue's workers but wait behind every live move.
+ANALYSIS_TASK_PRIORITY = 9
 
 
 def takeover_allowed_at(absent_since: datetime) -> datetime:

@@ -13,7 +13,7 @@ from django.utils import timezone
 from ai_worker.engine import COLOR_NAMES, PASS, Board, Outcome
 from games import policy
 from games.identity import Player
-from games.models import Game, Room, Seat
+from games.models import Game, PositionAnalysis, Room, Seat
 from games.models import Move as MoveRecord
 
 PASS_NOTATION = str(PASS)
@@ -41,11 +41,30 @@ class UndoState(TypedDict):
 class PendingHint(TypedDict):
     ply: int
     move: str | None
+    score: float | None  # expected final disc difference for the side to move
+    exact: bool
 
 
 class HintState(TypedDict):
     used: int
     current: PendingHint | None
+
+
+class MoveValue(TypedDict):
+    move: str
+    score: float
+    exact: bool
+
+
+class AnalysisState(TypedDict):
+    ply: int
+    status: str
+    to_move: str
+    moves: list[MoveValue]
+    depth: int
+    exact: bool
+    requested_at: str
+    finished_at: str | None
 
 
 class SeatState(TypedDict):
@@ -208,7 +227,7 @@ def _seats_state(game: Game, *, board: Board | None, viewer: Player | None) -> G
         "moves": [entry.notation for entry in record],
         "result": game.result,
         "undo": {"allowed": game.undo_allowed, "used": game.undo_count},
-        "hints": {"used": game.hint_count, "current": game.hint},
+        "hints": {"used": game.hint_count, "current": _pending_hint(game.hint)},
         "seats": [_seat_state(seat, takeover=active and room is not None) for seat in seats],
         "you": [COLOR_NAMES[seat.color] for seat in seats if viewer and viewer.holds(seat)],
         "room": _room_summary(room),
@@ -288,6 +307,33 @@ def seat_name(seat: Seat) -> str | None:
     if seat.user_id is not None and seat.user is not None:
         return seat.user.get_username()
     return "Guest" if seat.guest_id else None
+
+
+def _pending_hint(hint: dict[str, Any] | None) -> PendingHint | None:
+    if hint is None:
+        return None
+    return {
+        "ply": hint["ply"],
+        "move": hint["move"],
+        "score": hint.get("score"),
+        "exact": hint.get("exact", False),
+    }
+
+
+def analysis_state(analysis: PositionAnalysis) -> AnalysisState:
+    """An analysis of a game's position: every legal move's value, best first (none while
+    pending), for the side to move at that ply."""
+    board = Board.from_text(analysis.position)
+    return {
+        "ply": analysis.ply,
+        "status": analysis.status,
+        "to_move": COLOR_NAMES[board.turn],
+        "moves": analysis.moves,
+        "depth": analysis.depth,
+        "exact": analysis.exact,
+        "requested_at": analysis.requested_at.isoformat(),
+        "finished_at": analysis.finished_at.isoformat() if analysis.finished_at else None,
+    }
 
 
 def _room_summary(room: Room | None) -> RoomSummary | None:

@@ -13,6 +13,7 @@ from games.models import Game
 
 CPU_MOVE_TASK = "games.tasks.cpu_move"
 HINT_TASK = "games.tasks.hint"
+ANALYSIS_TASK = "games.tasks.analyse_position"
 
 
 def game_group(game_id: int) -> str:
@@ -41,3 +42,12 @@ def send_search(*, task: str, game: Game, level: str) -> None:
         "priority": policy.TASK_PRIORITY_BY_LEVEL[level],
     }
     transaction.on_commit(lambda: current_app.send_task(task, args=(game_id, ply), **options))
+
+
+def send_analysis(*, analysis_id: int) -> None:
+    """Queue the analysis ``analysis_id`` (``ANALYSIS_TASK``) below every live move, once the
+    transaction commits."""
+    options = {"queue": settings.CELERY_CPU_QUEUE, "priority": policy.ANALYSIS_TASK_PRIORITY}
+    transaction.on_commit(
+        lambda: current_app.send_task(ANALYSIS_TASK, args=(analysis_id,), **options)
+    )

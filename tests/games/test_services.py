@@ -313,11 +313,15 @@ def test_hint_is_computed_once_per_ply_and_dropped_when_stale() -> None:
     game = local_game(["f5"])
     cpu.request_hint(player=ALICE, game_id=game.pk)
     cpu.request_hint(player=ALICE, game_id=game.pk)
-    assert state(game)["hints"] == {"used": 1, "current": {"ply": 1, "move": None}}
+    pending = {"ply": 1, "move": None, "score": None, "exact": False}
+    assert state(game)["hints"] == {"used": 1, "current": pending}
     assert tasks.hint(game.pk, 1) is True
     assert tasks.hint(game.pk, 1) is False
     hint = state(game)["hints"]["current"]
     assert hint["move"] in state(game)["legal_moves"]
+    # the expected disc difference of strong's move, for white after f5: about even
+    assert isinstance(hint["score"], float) and -20 < hint["score"] < 20
+    assert hint["exact"] is False
     cpu.request_hint(player=ALICE, game_id=game.pk)  # already answered for this ply
     assert state(game)["hints"]["used"] == 1
     with pytest.raises(Forbidden):
