@@ -201,17 +201,17 @@ def analyse(
         searcher = _GenericSearch(board, deadline_ns, worker_tables())
     limit = board.empties() if max_depth is None else min(max_depth, board.empties())
     found: tuple[list[tuple[int, int]], int, bool] | None = None
-    solvable = exact and isinstance(searcher, _BitboardSearch)
-    if solvable and board.empties() <= STRONG_EXACT_EMPTIES:
-        found = searcher.exact_values_first(int((deadline_ns - started_ns) * ANALYSIS_EXACT_SHARE))
+    solver = searcher if exact and isinstance(searcher, _BitboardSearch) else None
+    if solver is not None and board.empties() <= STRONG_EXACT_EMPTIES:
+        found = solver.exact_values_first(int((deadline_ns - started_ns) * ANALYSIS_EXACT_SHARE))
     if found is None:
         for depth in range(1, limit + 1):
             values = searcher.move_values(depth)
             if values is None:
                 break
             found = values, depth, searcher.is_exact(depth)
-    if solvable and not (found and found[2]):
-        values = searcher.exact_move_values()
+    if solver is not None and not (found and found[2]):
+        values = solver.exact_move_values()
         if values is not None:
             found = values, board.empties(), True
     if found is None:
