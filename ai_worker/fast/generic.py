@@ -38,6 +38,7 @@ NEUTRAL = 4
 W_MOBILITY = 60
 _GEOMETRY_SIG = "int8[::1], int64[:, :, ::1], int64[:, ::1], int64[:, ::1]"
 NO_MOVE = 255  # the best square of a table entry that has none
+TABLE_MIN_DEPTH = 2  # nodes nearer the leaves cost more to hash than the table saves
 MAX_CELLS = 255
 _CELL_STATES = 7  # BLOCKED .. NEUTRAL
 _FIRST = -(1 << 40)
@@ -54,6 +55,7 @@ def _zobrist_keys() -> tuple[np.ndarray, np.ndarray]:
 
 
 _CELL_KEYS, _CONTEXT_KEYS = _zobrist_keys()
+_NO_KEYS = np.zeros(2, dtype=np.uint64)
 
 
 @njit(cache=True)
@@ -288,8 +290,9 @@ def search(
         )  # fmt: skip
     if depth == 0:
         return evaluate(cells, rays, ray_lengths, weights, corner_of, root, n_players, anti)
-    key = position_keys(cells, player, root, n_players, anti)
-    row = probe(key[0], key[1], table)
+    tabled = depth >= TABLE_MIN_DEPTH
+    key = position_keys(cells, player, root, n_players, anti) if tabled else _NO_KEYS
+    row = probe(key[0], key[1], table) if tabled else -1
     first = NO_MOVE
     if row >= 0:
         first = entry_square(table, row)
@@ -331,7 +334,8 @@ def search(
             beta = min(beta, value)
         if alpha >= beta:
             break
-    lower = best if best > window_alpha else -INF
-    upper = best if best < window_beta else INF
-    store(key[0], key[1], table, lower, upper, best_move, depth, stats[AGE])
+    if tabled:
+        lower = best if best > window_alpha else -INF
+        upper = best if best < window_beta else INF
+        store(key[0], key[1], table, lower, upper, best_move, depth, stats[AGE])
     return best
