@@ -49,19 +49,24 @@ def test_every_legal_move_of_a_past_ply_gets_its_exact_value() -> None:
     ply = game.ply - 2
     requested = analysis.request_analysis(player=ALICE, game_id=game.pk, ply=ply)
     assert presenters.analysis_state(requested)["status"] == "pending"
-    assert game.hint_count == 0 and Game.objects.get(pk=game.pk).hint_count == 1  # counts
+    assert game.hint_count == 0
+    assert Game.objects.get(pk=game.pk).hint_count == 1
     assert tasks.analyse_position(requested.pk) is True
     assert tasks.analyse_position(requested.pk) is False  # done already
     shown = presenters.analysis_state(selectors.analysis(game.pk, ply))
     board = selectors.board_at(Game.objects.get(pk=game.pk), ply)
-    assert shown["status"] == "done" and shown["exact"] and shown["depth"] == board.empties()
+    assert shown["status"] == "done"
+    assert shown["exact"]
+    assert shown["depth"] == board.empties()
     assert sorted(m["move"] for m in shown["moves"]) == sorted(map(str, board.legal_moves))
     scores = [m["score"] for m in shown["moves"]]
     assert scores == sorted(scores, reverse=True)  # best first
     solved = solve_endgame(board, time_limit=60)
-    assert solved is not None and scores[0] == solved.score
+    assert solved is not None
+    assert scores[0] == solved.score
     again = analysis.request_analysis(player=ALICE, game_id=game.pk, ply=ply)
-    assert again.pk == requested.pk and again.status == PositionAnalysis.Status.DONE
+    assert again.pk == requested.pk
+    assert again.status == PositionAnalysis.Status.DONE
 
 
 @pytest.mark.django_db
@@ -72,7 +77,8 @@ def test_an_undo_makes_the_analysis_of_its_ply_stale() -> None:
     games.undo_move(player=ALICE, game_id=game.pk)
     games.play_move(player=ALICE, game_id=game.pk, notation="d3", ply=0)
     renewed = analysis.request_analysis(player=ALICE, game_id=game.pk, ply=1)
-    assert renewed.pk == first.pk and renewed.position != first.position
+    assert renewed.pk == first.pk
+    assert renewed.position != first.position
     assert renewed.status == PositionAnalysis.Status.PENDING
     found = Analysis(moves=[], depth=1, exact=False, nodes=0, elapsed=0.0)
     assert not analysis.store_analysis(analysis_id=first.pk, position=first.position, found=found)
@@ -92,7 +98,8 @@ def test_analysis_requests_are_refused_with_a_reason() -> None:
         analysis.request_analysis(player=ALICE, game_id=game.pk, ply=game.ply)
     assert over.value.code == "nothing_to_analyse"
     done = analysis.request_analysis(player=ALICE, game_id=game.pk, ply=3)  # a finished game
-    assert done.ply == 3 and Game.objects.get(pk=game.pk).hint_count == 0  # no hint after it
+    assert done.ply == 3
+    assert Game.objects.get(pk=game.pk).hint_count == 0
 
 
 @pytest.mark.django_db
@@ -121,7 +128,8 @@ def test_the_api_checks_its_input(alice, bob) -> None:
     assert (negative.status_code, negative.json()["error"]["field"]) == (400, "ply")
     beyond = client.post(url, {"ply": 5}, HTTP_ACCEPT_LANGUAGE="ja")
     assert (beyond.status_code, beyond.json()["error"]["field"]) == (400, "ply")
-    assert "0" in beyond.json()["error"]["message"] and "手" in beyond.json()["error"]["message"]
+    assert "0" in beyond.json()["error"]["message"]
+    assert "手" in beyond.json()["error"]["message"]
     missing = client.get(url, {"ply": 0})
     assert (missing.status_code, missing.json()["error"]["code"]) == (404, "not_found")
     other, _ = bob
@@ -129,7 +137,8 @@ def test_the_api_checks_its_input(alice, bob) -> None:
     assert (stranger.status_code, stranger.json()["error"]["code"]) == (403, "not_your_seat")
     asked = client.post(url, {})
     assert asked.status_code == 202
-    assert asked.json()["status"] == "pending" and asked.json()["moves"] == []
+    assert asked.json()["status"] == "pending"
+    assert asked.json()["moves"] == []
     read = client.get(url, {"ply": 0})
     assert (read.status_code, read.json()["ply"], read.json()["to_move"]) == (200, 0, "black")
 
@@ -144,11 +153,13 @@ def test_a_worker_answers_an_analysis_request(live_server_url: str, alice) -> No
     url = f"/api/games/{game['id']}/analysis/"
     started = time.monotonic()
     asked = http.post(url, json={"ply": 1})
-    assert asked.status_code == 202 and time.monotonic() - started < 5  # never waits
+    assert asked.status_code == 202
+    assert time.monotonic() - started < 5
     deadline = time.monotonic() + REPLY_TIMEOUT
     while (shown := http.get(url, params={"ply": 1}).json())["status"] != "done":
         assert time.monotonic() < deadline, shown
         time.sleep(0.5)
-    assert shown["to_move"] == "white" and shown["depth"] >= 1
+    assert shown["to_move"] == "white"
+    assert shown["depth"] >= 1
     expected = Board.from_moves(None, ["f5"]).legal_moves
     assert sorted(m["move"] for m in shown["moves"]) == sorted(map(str, expected))

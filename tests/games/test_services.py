@@ -320,7 +320,8 @@ def test_hint_is_computed_once_per_ply_and_dropped_when_stale() -> None:
     hint = state(game)["hints"]["current"]
     assert hint["move"] in state(game)["legal_moves"]
     # the expected disc difference of strong's move, for white after f5: about even
-    assert isinstance(hint["score"], float) and -20 < hint["score"] < 20
+    assert isinstance(hint["score"], float)
+    assert -20 < hint["score"] < 20
     assert hint["exact"] is False
     cpu.request_hint(player=ALICE, game_id=game.pk)  # already answered for this ply
     assert state(game)["hints"]["used"] == 1
