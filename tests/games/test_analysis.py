@@ -7,7 +7,7 @@ import httpx
 import pytest
 
 from ai_worker.engine import Board
-from ai_worker.search import Analysis, solve_endgame
+from ai_worker.search import Analysis, solve_endgame, warmup
 from games import presenters, selectors, tasks
 from games.identity import Player
 from games.models import Game, PositionAnalysis
@@ -44,6 +44,7 @@ def local_game(moves: list[str]) -> Game:
 
 @pytest.mark.django_db
 def test_every_legal_move_of_a_past_ply_gets_its_exact_value() -> None:
+    warmup()  # as a worker process does when it starts: no compiling within the time budget
     moves = random_moves(12, seed=3)
     game = local_game(moves)
     ply = game.ply - 2
