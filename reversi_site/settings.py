@@ -234,6 +234,8 @@ REST_FRAMEWORK = {
         "move": os.environ.get("THROTTLE_MOVE", "300/min"),
         "room_create": os.environ.get("THROTTLE_ROOM_CREATE", "30/min"),
         "community": os.environ.get("THROTTLE_COMMUNITY", "30/min"),
+        # An analysis costs a worker seconds of CPU: far fewer than moves.
+        "analysis": os.environ.get("THROTTLE_ANALYSIS", "10/min"),
     },
 }
 

@@ -141,6 +141,8 @@ class AnalysisView(APIView):
     """Issue 12 §3: the value of every legal move at a ply, computed by a worker. ``POST``
     asks for it (202, ``status`` pending until done); ``GET ?ply=`` reads it."""
 
+    throttle_scope = "analysis"
+
     @extend_schema(
         operation_id="games_analysis_request",
         request=AnalysisRequestSerializer,
