@@ -60,6 +60,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "games.pages.errors.SiteNotFoundMiddleware",
 ]
 
 ROOT_URLCONF = "reversi_site.urls"

@@ -24,6 +24,7 @@ export class BoardView {
     this.cursor = null;
     this.shape = "";
     this.timers = [];
+    this.animating = new Map(); // square -> colour shown until its flip, while one runs
     root.addEventListener("pointerdown", (event) => {
       this.pointerType = event.pointerType;
     });
@@ -82,7 +83,11 @@ export class BoardView {
    * squares to the colour they show until their flip is animated.
    */
   render(view, pending = new Map()) {
-    this.stopAnimation();
+    // A redraw of the position being animated (the POST's answer after the socket's event, a
+    // busy flag cleared) lets the animation run on: the discs not turned yet stay as they were.
+    const samePosition = this.animating.size > 0 && pending.size === 0 && sameRows(view.rows, this.rows);
+    if (samePosition) pending = this.animating;
+    else this.stopAnimation();
     this.build(view.rows);
     this.rows = view.rows;
     this.legal = new Set(view.interactive ? view.legal : []);
@@ -110,6 +115,7 @@ export class BoardView {
   /** Turn the pending discs to their colours one by one, nearest first (at once if reduced). */
   animateFlips(order, colors) {
     const turn = (square) => {
+      this.animating.delete(square);
       const cell = this.cells.get(square);
       if (cell) cell.firstChild.dataset.color = colors.get(square);
       this.hooks.onFlip?.();
@@ -120,6 +126,7 @@ export class BoardView {
       return;
     }
     this.root.dataset.animating = "true";
+    for (const square of order) this.animating.set(square, this.cells.get(square)?.firstChild.dataset.color);
     order.forEach((square, index) => {
       this.timers.push(setTimeout(() => turn(square)?.classList.add("flipping"), (index + 1) * FLIP_STEP_MS));
     });
@@ -130,6 +137,7 @@ export class BoardView {
   stopAnimation() {
     this.timers.forEach(clearTimeout);
     this.timers = [];
+    this.animating.clear();
     for (const cell of this.root.querySelectorAll(".flipping")) cell.classList.remove("flipping");
     delete this.root.dataset.animating;
   }
@@ -213,6 +221,10 @@ export class BoardView {
       if (this.cursor && this.legal.has(this.cursor)) this.hooks.onPlay(this.cursor);
     }
   }
+}
+
+function sameRows(a, b) {
+  return a.length === b.length && a.every((row, index) => row === b[index]);
 }
 
 function label(kind, text) {

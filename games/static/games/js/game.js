@@ -179,8 +179,8 @@ function drawControls() {
   const mine = mySeats();
   const seated = mine.length > 0;
   const inRoom = Boolean(roomCode);
-  show($("undo-button"), state.undoAllowed && !inRoom && state.active);
-  $("undo-button").disabled = busy || !state.active || state.ply === 0;
+  show($("undo-button"), state.undoAllowed && !inRoom && state.active && seated);
+  $("undo-button").disabled = busy || !mine.some((color) => state.undoColors.includes(color));
   show($("hint-button"), state.active && seated && !inRoom);
   $("hint-button").disabled = busy || !canPlay() || state.hintPending;
   show($("resign-button"), state.active && seated);
@@ -366,6 +366,13 @@ function absentOpponent() {
   return state.seats.find((seat) => !seat.mine && seat.takeoverAt !== null && seat.takeoverAt <= now) ?? null;
 }
 
+/** A person's seat as shown: their account's name if they have one, "(you)" or "away". */
+function playerName(seat) {
+  const status = seat.mine ? t("seat.you") : seat.connected ? "" : t("seat.away");
+  if (!seat.account) return status || t("seat.player");
+  return status ? `${seat.account} ${status}` : seat.account;
+}
+
 function drawRoom() {
   show($("room-panel"), Boolean(roomCode && state));
   if (!roomCode || !state) return;
@@ -382,8 +389,7 @@ function drawRoom() {
       let who;
       if (!seat.taken) who = t("seat.open");
       else if (seat.kind === "cpu") who = t("seat.cpu", { level: t(`level.${seat.level}`) });
-      else if (seat.mine) who = t("seat.you");
-      else who = seat.connected ? t("seat.player") : t("seat.away");
+      else who = playerName(seat);
       item.textContent = `${colorName(seat.color)}: ${who}`;
       return item;
     }),

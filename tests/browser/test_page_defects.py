@@ -1,0 +1,120 @@
+"""Issue 11 §1 in Chromium: every move animates for everyone, no layout shift from the pass
+banner, Undo only for a seat that has moved, the rules in force, long words, the 404 page and
+the favicon."""
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .helpers import play_cell, start_game, wait_ply, wait_ready
+
+pytestmark = pytest.mark.browser
+
+# Records, in order, every board cell that starts its flip animation.
+FLIP_LOG = """() => {
+  window.flipLog = [];
+  new MutationObserver((changes) => {
+    for (const change of changes) {
+      const cell = change.target;
+      if (cell.classList?.contains("flipping") && !(change.oldValue || "").includes("flipping")) {
+        window.flipLog.push(cell.dataset.square);
+      }
+    }
+  }).observe(document.getElementById("board"), {
+    subtree: true, attributes: true, attributeFilter: ["class"], attributeOldValue: true,
+  });
+}"""
+
+
+BOARD_TOP = "() => document.getElementById('board').getBoundingClientRect().top + window.scrollY"
+
+
+def flips_of(page: Page, square: str) -> list[str]:
+    """The discs ``square`` flips, nearest first, as the API says."""
+    game_id = page.url.rstrip("/").rsplit("/", 1)[1]
+    return page.request.get(f"/api/games/{game_id}/").json()["legal_moves"][square]
+
+
+def test_every_move_animates_for_the_mover_and_a_spectator(new_page) -> None:
+    mover = new_page()
+    start_game(mover, opponent="local")
+    spectator = new_page()
+    spectator.goto(mover.url)
+    wait_ready(spectator)
+    for page in (mover, spectator):
+        page.evaluate(FLIP_LOG)
+    for ply, square in enumerate(("f5", "f6", "e6", "f4", "e3"), start=1):
+        expected = flips_of(mover, square)
+        for page in (mover, spectator):
+            page.evaluate("() => { window.flipLog = []; }")
+        play_cell(mover, square)
+        for page in (mover, spectator):
+            wait_ply(page, ply)
+            page.wait_for_function(
+                "n => window.flipLog.length >= n"
+                " && !document.querySelector('#board[data-animating]')",
+                arg=len(expected),
+            )
+            assert page.evaluate("() => window.flipLog") == expected, (page is mover, square)
+
+
+def test_the_pass_banner_moves_nothing(page: Page) -> None:
+    start_game(page, opponent="local", board="6x6")
+    board_top = page.evaluate(BOARD_TOP)
+    for square in ("e4", "e5", "c2", "b4", "e6", "f6", "a4", "d6"):  # black then has no move
+        play_cell(page, square)
+    expect(page.locator("#pass-banner")).to_have_text("Black passes: no legal move")
+    assert page.evaluate(BOARD_TOP) == board_top
+
+
+def test_undo_waits_for_the_players_own_move_and_is_not_offered_to_spectators(new_page) -> None:
+    player = new_page()
+    start_game(player, opponent="cpu", level="easy", color="white", undo="on")
+    wait_ply(player, 1)  # the CPU (black) moved; white has not
+    undo = player.get_by_role("button", name="Undo")
+    expect(undo).to_be_visible()
+    expect(undo).to_be_disabled()
+    spectator = new_page()
+    spectator.goto(player.url)
+    wait_ready(spectator)
+    expect(spectator.get_by_role("button", name="Undo")).to_have_count(0)
+    square = player.eval_on_selector("#board .cell.legal", "cell => cell.dataset.square")
+    play_cell(player, square)
+    wait_ply(player, 3)
+    expect(undo).to_be_enabled()
+    expect(spectator.get_by_role("button", name="Undo")).to_have_count(0)
+
+
+@pytest.mark.parametrize(
+    ("choices", "badges"),
+    [
+        ({}, ["8×8", "Cross"]),
+        ({"anti": "on"}, ["8×8", "Cross", "Anti-reversi (fewest discs wins)"]),
+        (
+            {"handicap": "2", "blocked": "4"},
+            ["8×8", "Cross", "Corner handicap: 2 (Black)", "Blocked cells: 4"],
+        ),
+        ({"opening": "free"}, ["8×8", "Free placement"]),
+    ],
+)
+def test_the_game_page_says_which_rules_are_in_force(page: Page, choices, badges) -> None:
+    start_game(page, opponent="local", **choices)
+    expect(page.locator("#rules .badge")).to_have_text(badges)
+
+
+def test_an_unknown_room_is_the_sites_own_404_page(page: Page) -> None:
+    response = page.goto("/room/NOPE/")
+    assert response.status == 404
+    expect(page.get_by_role("heading", level=1)).to_have_text("Page not found")
+    expect(page.get_by_role("main").get_by_role("link", name="Play")).to_be_visible()
+    page.get_by_role("button", name="日本語").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("ページが見つかりません")
+
+
+def test_every_page_has_a_favicon(page: Page) -> None:
+    missing: list[str] = []
+    page.on("response", lambda r: r.status == 404 and missing.append(r.url))
+    page.goto("/")
+    href = page.get_attribute('link[rel="icon"]', "href")
+    assert page.request.get(href).status == 200
+    assert not [url for url in missing if "favicon" in url]
+    assert href.endswith(".svg")
