@@ -107,15 +107,17 @@ def test_playing_with_the_buttons_grid_only(page: Page) -> None:
     page.get_by_text("Play by buttons").click()
     grid = page.locator("#buttons-grid")
     expect(grid.locator("tr").first.locator("button").first).to_have_text("a1")
+    expect(grid.get_by_role("button", name="f5, empty, legal, flips 1")).to_be_enabled()
     enabled = grid.locator("button:enabled")
     expect(enabled).to_have_count(4)
     assert sorted(enabled.all_inner_texts()) == ["c4", "d3", "e6", "f5"]
-    expect(grid.get_by_role("button", name="a1", exact=True)).to_be_disabled()
-    grid.get_by_role("button", name="d3", exact=True).click()
+    expect(grid.get_by_role("button", name="a1, empty", exact=True)).to_be_disabled()
+    grid.get_by_role("button", name="d3, empty, legal, flips 1", exact=True).click()
     wait_ply(page, 1)
     expect_disc(page, "d4", "black")
     assert sorted(enabled.all_inner_texts()) == ["c3", "c5", "e3"]
-    grid.get_by_role("button", name="c5", exact=True).click()
+    assert page.evaluate("() => document.activeElement.id") == "board"  # focus stays on the board
+    grid.get_by_role("button", name="c5, empty, legal, flips 1", exact=True).click()
     wait_ply(page, 2)
     expect_disc(page, "d5", "white")
 

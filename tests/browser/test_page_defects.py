@@ -2,8 +2,10 @@
 banner, Undo only for a seat that has moved, the rules in force, long words, the 404 page and
 the favicon."""
 
+import re
+
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 
 from .helpers import play_cell, start_game, wait_ply, wait_ready
 
@@ -118,3 +120,25 @@ def test_every_page_has_a_favicon(page: Page) -> None:
     assert page.request.get(href).status == 200
     assert not [url for url in missing if "favicon" in url]
     assert href.endswith(".svg")
+
+
+def test_a_no_connection_message_goes_once_the_page_has_resynced(page: Page) -> None:
+    start_game(page, opponent="local")
+    page.route("**/moves/", lambda route: route.abort())
+    sockets: list[WebSocketRoute] = []
+
+    def through_the_network(socket: WebSocketRoute) -> None:
+        socket.connect_to_server()
+        sockets.append(socket)
+
+    page.route_web_socket(re.compile(r"/ws/games/"), through_the_network)
+    page.reload()
+    wait_ready(page)
+    page.click('#board [data-square="f5"]')
+    message = page.locator("#message")
+    expect(message).to_have_text("No connection to the server. Please try again.")
+    page.unroute("**/moves/")
+    for socket in sockets:
+        socket.close()  # the page reconnects, and the server sends the state again
+    expect(message).to_be_hidden()
+    play_cell(page, "f5")

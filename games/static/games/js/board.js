@@ -1,6 +1,7 @@
 // The 2D board: a CSS grid of cells with a lettered frame, legal-move dots, the hover/tap
 // preview (ghost disc + rings on the discs that would flip), a keyboard focus ring and the
 // one-by-one flip animation.
+import { colorName, t } from "./i18n.js";
 import { boardShape, cellAt, parseSquare, squareName } from "./state.js";
 
 const FLIP_STEP_MS = 110;
@@ -57,23 +58,33 @@ export class BoardView {
     this.root.style.setProperty("--rows", height);
     this.root.replaceChildren();
     this.cells.clear();
-    this.root.append(label("corner", ""));
-    for (let col = 0; col < width; col += 1) {
-      this.root.append(label("col", String.fromCharCode(97 + col)));
-    }
+    // An ARIA grid: one row element per board row (display: contents, so the CSS grid still
+    // lays out the cells); the letter row and the numbers are only for the eye.
+    const letters = document.createElement("div");
+    letters.className = "row-group";
+    letters.setAttribute("aria-hidden", "true");
+    letters.append(label("corner", ""));
+    for (let col = 0; col < width; col += 1) letters.append(label("col", String.fromCharCode(97 + col)));
+    this.root.append(letters);
     for (let row = 0; row < height; row += 1) {
-      this.root.append(label("row", String(row + 1)));
+      const line = document.createElement("div");
+      line.className = "row-group";
+      line.setAttribute("role", "row");
+      line.append(label("row", String(row + 1)));
       for (let col = 0; col < width; col += 1) {
         const square = squareName(col, row);
         const cell = document.createElement("div");
         cell.className = "cell";
+        cell.id = `cell-${square}`;
+        cell.setAttribute("role", "gridcell");
         cell.dataset.square = square;
         const disc = document.createElement("span");
         disc.className = "disc";
         cell.append(disc);
-        this.root.append(cell);
+        line.append(cell);
         this.cells.set(square, cell);
       }
+      this.root.append(line);
     }
   }
 
@@ -104,12 +115,22 @@ export class BoardView {
       cell.classList.toggle("legal", this.legal.has(square));
       cell.classList.toggle("last", view.lastMove === square);
       cell.classList.toggle("hint", view.hint === square);
+      cell.setAttribute("aria-label", this.describe(square, content, view));
     }
     // Keep the preview (a first tap, the mouse or the keyboard cursor) while it is still legal.
     const previewed = this.preview;
     this.clearPreview();
     if (previewed) this.showPreview(previewed);
     if (this.root.classList.contains("keyboard")) this.paintCursor();
+  }
+
+  /** What a screen reader says of a square: "d4, white", "c4, empty, legal, flips 1". */
+  describe(square, content, view) {
+    const parts = [square, cellWord(content)];
+    if (this.legal.has(square)) parts.push(t("cell.legal", { count: (view.flips.get(square) ?? []).length }));
+    if (view.lastMove === square) parts.push(t("cell.last"));
+    if (view.hint === square) parts.push(t("cell.hint"));
+    return parts.join(", ");
   }
 
   /** Turn the pending discs to their colours one by one, nearest first (at once if reduced). */
@@ -160,6 +181,13 @@ export class BoardView {
     this.hooks.onPlay(square);
   }
 
+  /** Put the keyboard focus on the board with its cursor on `square` (after a move played
+   * from elsewhere, such as the buttons grid, whose button is then disabled). */
+  focusOn(square) {
+    this.root.focus({ preventScroll: true });
+    this.moveCursorTo(square);
+  }
+
   /** Ghost disc on `square` and rings on the discs it would flip (legal squares only). */
   showPreview(square) {
     this.clearPreview();
@@ -200,6 +228,7 @@ export class BoardView {
     if (cell) {
       cell.classList.add("cursor");
       this.root.dataset.cursor = this.cursor;
+      this.root.setAttribute("aria-activedescendant", cell.id);
     }
   }
 
@@ -221,6 +250,13 @@ export class BoardView {
       if (this.cursor && this.legal.has(this.cursor)) this.hooks.onPlay(this.cursor);
     }
   }
+}
+
+/** "white", "empty", "blocked": a square's content in words. */
+export function cellWord(content) {
+  if (content === "empty") return t("cell.empty");
+  if (content === "wall") return t("cell.wall");
+  return colorName(content).toLocaleLowerCase(document.documentElement.lang);
 }
 
 function sameRows(a, b) {

@@ -47,9 +47,12 @@ function show(element, visible) {
   element.hidden = !visible;
 }
 
-function say(text) {
+/** Show an error message (`kind`: the error's code, so a later state can clear a "no
+ * connection" message once the server is reached again). */
+function say(text, kind = "") {
   const message = $("message");
   message.textContent = text ?? "";
+  message.dataset.kind = text ? kind : "";
   show(message, Boolean(text));
 }
 
@@ -98,9 +101,20 @@ function drawCounts() {
 
 function drawLastMove() {
   const last = state.lastMove;
+  const key = last?.flipCount === 0 ? "last.placed" : "last.move";
   $("last-move").textContent = last
-    ? t("last.move", { color: colorName(last.color), square: last.square, count: last.flipCount })
+    ? t(key, { color: colorName(last.color), square: last.square, count: last.flipCount })
     : "";
+}
+
+/** Say what changed (the last move, a pass, the result) in the live region, once per state. */
+function announce(previous) {
+  if (previous && previous.id === state.id && previous.version === state.version) return;
+  const parts = [];
+  if (state.lastMove && (!previous || previous.ply !== state.ply)) parts.push($("last-move").textContent);
+  if (state.active && state.pass && state.pass.color !== previous?.pass?.color) parts.push($("pass-banner").textContent);
+  if (!state.active && state.result && previous?.active) parts.push($("result-title").textContent);
+  if (parts.length) $("announcer").textContent = parts.join(". ");
 }
 
 function drawPassBanner() {
@@ -125,7 +139,10 @@ function drawButtonsGrid() {
             button.type = "button";
             button.textContent = squareName(x, y);
             button.dataset.move = squareName(x, y);
-            button.addEventListener("click", () => play(button.dataset.move));
+            button.addEventListener("click", () => {
+              play(button.dataset.move);
+              board.focusOn(button.dataset.move);
+            });
             td.append(button);
           }
           tr.append(td);
@@ -137,6 +154,7 @@ function drawButtonsGrid() {
   const legal = new Set(canPlay() ? state.legal : []);
   for (const button of grid.querySelectorAll("button")) {
     button.disabled = !legal.has(button.dataset.move);
+    button.setAttribute("aria-label", $(`cell-${button.dataset.move}`).getAttribute("aria-label"));
   }
 }
 
@@ -226,6 +244,7 @@ function apply(raw) {
   const previous = state;
   if (previous && next.id === previous.id && next.version < previous.version) return;
   state = next;
+  if ($("message").dataset.kind === "network") say(""); // the server answers again
   const pending = new Map();
   const colors = new Map();
   const last = next.lastMove;
@@ -239,6 +258,7 @@ function apply(raw) {
     sound.place();
   }
   drawAll(pending);
+  announce(previous);
   if (pending.size) board.animateFlips(last.flips, colors);
 }
 
@@ -266,7 +286,7 @@ async function act(work) {
   try {
     await work();
   } catch (error) {
-    say(error.status === 409 ? t("error.stale") : errorText(error));
+    say(error.status === 409 ? t("error.stale") : errorText(error), error.code);
     if (error.status === 409) await refresh().catch(() => {});
   } finally {
     busy = false;
