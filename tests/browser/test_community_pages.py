@@ -38,7 +38,7 @@ def test_a_long_word_wraps_on_the_community_page(new_page) -> None:
 def test_replies_are_indented_and_the_chosen_rating_is_highlighted(page: Page) -> None:
     post_comment(page, "A first comment")
     thread = page.locator("article.comment:not(.reply)").first
-    thread.get_by_text("Reply", exact=True).click()
+    thread.locator("summary", has_text="Reply").click()
     thread.get_by_label("Your reply").fill("A reply")
     thread.get_by_role("button", name="Reply").click()
     reply = page.locator("article.comment.reply").first

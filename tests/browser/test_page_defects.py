@@ -142,3 +142,12 @@ def test_a_no_connection_message_goes_once_the_page_has_resynced(page: Page) -> 
         socket.close()  # the page reconnects, and the server sends the state again
     expect(message).to_be_hidden()
     play_cell(page, "f5")
+
+
+def test_the_menu_wraps_instead_of_scrolling_on_a_phone(new_page) -> None:
+    page = new_page(viewport={"width": 375, "height": 740})
+    page.goto("/how-to-play/")
+    menu = page.locator(".site-menu")
+    expect(menu.get_by_role("link").last).to_be_in_viewport()
+    assert menu.evaluate("m => m.scrollWidth <= m.clientWidth")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
