@@ -40,6 +40,8 @@ CLIENT_STRINGS = {
     "sound.on": _("Sound: on"),
     "sound.off": _("Sound: off"),
     "room.copied": _("Copied"),
+    "takeover.countdown": _("{color} is away: the CPU may take the seat in {time}"),
+    "takeover.now": _("{color} is away: the CPU may take the seat now"),
     "resume.link": _("Continue: {mode}, {board}, move {ply}"),
     "mode.cpu": _("versus the CPU"),
     "mode.local": _("two players on this device"),

@@ -5,14 +5,16 @@ from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from ai_worker.engine import Variant
+from ai_worker.levels import DEFAULT_LEVEL, LEVELS
 from games import selectors
 from games.community.pages import counts_page_view
 from games.community.selectors import site_counters
 from games.models import Game
 from games.shared.errors import NotFound
 
+from .labels import LEVEL_LABELS
 from .rules import rule_badges, rule_notes
-from .setup import setup_form
+from .setup import Choice, setup_form
 from .strings import client_strings
 
 
@@ -62,4 +64,8 @@ def game_context(game: Game, *, game_id: str, room_code: str) -> dict[str, objec
         "strings": client_strings(),
         "rules": rule_badges(variant),
         "rule_notes": rule_notes(variant),
+        "levels": [
+            Choice(level, str(LEVEL_LABELS[level]), checked=level == DEFAULT_LEVEL)
+            for level in LEVELS
+        ],
     }

@@ -151,3 +151,13 @@ def test_the_menu_wraps_instead_of_scrolling_on_a_phone(new_page) -> None:
     expect(menu.get_by_role("link").last).to_be_in_viewport()
     assert menu.evaluate("m => m.scrollWidth <= m.clientWidth")
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+
+
+@pytest.mark.parametrize("path", ["/accounts/signup/", "/accounts/login/", "/", "/community/"])
+def test_russian_pages_fit_a_phone(new_page, path: str) -> None:
+    page = new_page(viewport={"width": 375, "height": 740}, locale="ru")
+    page.goto(path, referer=None)
+    page.get_by_role("button", name="Русский").click()
+    heading = page.locator("h1")
+    assert heading.evaluate("h => h.scrollWidth <= h.clientWidth")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 375

@@ -131,7 +131,10 @@ def test_continue_against_the_cpu_when_the_opponent_is_away(new_page, server_sql
     play_cell(host, legal_squares(host)[0])
     guest.context.close()
     expect(host.locator("#room-seats")).to_contain_text("White: away")
-    expect(host.get_by_role("button", name="Continue against the CPU")).to_be_hidden()
+    expect(host.locator("#takeover-countdown")).to_have_text(
+        re.compile(r"White is away: the CPU may take the seat in [12]:\d\d")
+    )
+    expect(host.get_by_role("button", name="Continue against the CPU")).to_be_disabled()
     code = host.url.rstrip("/").rsplit("/", 1)[1]
     server_sql(  # the 2 minutes pass at once
         "UPDATE games_seat SET absent_since = now() - interval '3 minutes'"
@@ -140,7 +143,11 @@ def test_continue_against_the_cpu_when_the_opponent_is_away(new_page, server_sql
     )
     host.reload()
     wait_ready(host)
+    expect(host.locator("#takeover-countdown")).to_have_text(
+        "White is away: the CPU may take the seat now"
+    )
+    host.get_by_label("CPU level").select_option("easy")
     host.get_by_role("button", name="Continue against the CPU").click()
-    expect(host.locator("#room-seats")).to_contain_text("White: CPU (normal)")
+    expect(host.locator("#room-seats")).to_contain_text("White: CPU (easy)")
     wait_ply(host, 2)
     expect(host.locator("#turn")).to_have_text("Your turn (Black)")

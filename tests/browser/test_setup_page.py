@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import Page, expect
 
-from .helpers import choose, screenshot, start_game, wait_ready
+from .helpers import choose, screenshot, start_game, start_room, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -57,3 +57,14 @@ def test_setup_offers_to_continue_an_unfinished_game(page: Page) -> None:
     resume.click()
     wait_ready(page)
     assert page.url == game_url
+
+
+def test_unfinished_games_list_waiting_rooms_and_cpu_levels_with_dates(page: Page) -> None:
+    start_room(page, opponent="friend", board="6x6")
+    start_game(page, opponent="cpu", level="easy", color="black")
+    page.goto("/")
+    items = page.locator("#resume-list li")
+    expect(items).to_have_count(2)
+    expect(items.nth(0)).to_contain_text("versus the CPU, 8×8, move 0 · easy")
+    expect(items.nth(1)).to_contain_text("room, 6×6, move 0 · Waiting for players to join")
+    expect(items.locator("time")).to_have_count(2)

@@ -204,7 +204,7 @@ function drawControls() {
   show($("resign-button"), state.active && seated);
   $("resign-button").disabled = busy;
   show($("again-button"), !inRoom && !state.active);
-  show($("takeover-button"), Boolean(absentOpponent()));
+  drawTakeover();
   drawRoom();
 }
 
@@ -317,7 +317,7 @@ $("resign-yes").addEventListener("click", () => {
 });
 $("takeover-button").addEventListener("click", () => {
   const away = absentOpponent();
-  if (away) post("takeover", { color: away.color, level: "normal" });
+  if (away) post("takeover", { color: away.color, level: $("takeover-level").value });
 });
 
 $("again-button").addEventListener("click", () =>
@@ -379,11 +379,28 @@ motionQuery.addEventListener("change", () => {
 
 // ---------------------------------------------------------------- rooms
 
-/** Another person's seat that the server lets the CPU take over by now (M3), or null. */
-function absentOpponent() {
+/** Another person's seat, away, that the server will let the CPU take over (M3), or null. */
+function awayOpponent() {
   if (!state?.active || !mySeats().length) return null;
-  const now = serverNow(state);
-  return state.seats.find((seat) => !seat.mine && seat.takeoverAt !== null && seat.takeoverAt <= now) ?? null;
+  return state.seats.find((seat) => !seat.mine && seat.takeoverAt !== null) ?? null;
+}
+
+/** The away seat once the server's takeover time has come, or null. */
+function absentOpponent() {
+  const away = awayOpponent();
+  return away && away.takeoverAt <= serverNow(state) ? away : null;
+}
+
+/** The takeover panel: a countdown to the time the server sent, then the button and level. */
+function drawTakeover() {
+  const away = awayOpponent();
+  show($("takeover"), Boolean(away));
+  if (!away) return;
+  const seconds = Math.max(0, Math.ceil((away.takeoverAt - serverNow(state)) / 1000));
+  const clock = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  $("takeover-countdown").textContent =
+    seconds > 0 ? t("takeover.countdown", { color: colorName(away.color), time: clock }) : t("takeover.now", { color: colorName(away.color) });
+  $("takeover-button").disabled = busy || seconds > 0;
 }
 
 /** A person's seat as shown: their account's name if they have one, "(you)" or "away". */
@@ -460,7 +477,7 @@ async function start() {
   } catch (error) {
     say(errorText(error));
   }
-  setInterval(() => state && drawControls(), 5000);
+  setInterval(() => state && drawTakeover(), 1000);
   app.dataset.ready = "true";
 }
 
