@@ -102,3 +102,46 @@ def test_a_skip_link_leads_to_the_main_content_and_each_page_has_one_h1(page: Pa
     page.keyboard.press("Enter")
     assert page.evaluate("() => location.hash") == "#main"
     wait_ready(page)
+
+
+# The WCAG contrast ratio of two computed "rgb(r, g, b)" colours.
+CONTRAST = """([a, b]) => {
+  const luminance = (css) => {
+    const [r, g, b] = css.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number).map((v) => {
+      const c = v / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+  return (x + 0.05) / (y + 0.05);
+}"""
+
+# Paint one disc of each colour (as the board draws them) and read the colours that matter.
+DISC_COLOURS = """() => {
+  const cell = document.querySelector('#board .cell[data-content="empty"]');
+  const disc = cell.firstChild;
+  const board = getComputedStyle(cell).backgroundColor;
+  return ["black", "white", "red", "green", "neutral"].map((color) => {
+    disc.dataset.color = color;
+    const style = getComputedStyle(disc);
+    const mark = getComputedStyle(disc.firstChild, "::before");
+    return {color, board, edge: style.borderTopColor, fill: style.backgroundColor,
+            mark: mark.content, ink: mark.color};
+  });
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_disc_colour_stands_out_and_marks_tell_them_apart(new_page, scheme) -> None:
+    page = new_page(color_scheme=scheme)
+    start_game(page, opponent="local")
+    page.get_by_label("Marks on discs").check()
+    colours = page.evaluate(DISC_COLOURS)
+    for disc in colours:
+        assert page.evaluate(CONTRAST, [disc["edge"], disc["board"]]) >= 3, disc
+        assert page.evaluate(CONTRAST, [disc["ink"], disc["fill"]]) >= 3, disc
+    assert len({disc["mark"] for disc in colours}) == 5
+    page.reload()
+    wait_ready(page)
+    expect(page.get_by_label("Marks on discs")).to_be_checked()

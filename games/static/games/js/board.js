@@ -80,6 +80,10 @@ export class BoardView {
         cell.dataset.square = square;
         const disc = document.createElement("span");
         disc.className = "disc";
+        const mark = document.createElement("span");
+        mark.className = "mark";
+        mark.setAttribute("aria-hidden", "true");
+        disc.append(mark);
         cell.append(disc);
         line.append(cell);
         this.cells.set(square, cell);

@@ -346,6 +346,15 @@ dotsToggle.addEventListener("change", () => {
   $("board").classList.toggle("dots", dotsToggle.checked);
 });
 
+// Marks on the discs (a shape per colour), so that colours are told apart by more than hue.
+const marksToggle = $("marks-toggle");
+marksToggle.checked = getPref("marks", false);
+$("board").classList.toggle("marks", marksToggle.checked);
+marksToggle.addEventListener("change", () => {
+  setPref("marks", marksToggle.checked);
+  $("board").classList.toggle("marks", marksToggle.checked);
+});
+
 const camera = new BoardCamera($("board-stage"), $("board"));
 const threeDToggle = $("three-d-toggle");
 function drawThreeD() {
