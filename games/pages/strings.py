@@ -12,6 +12,7 @@ CLIENT_STRINGS = {
     "level.normal": _("normal"),
     "level.strong": _("strong"),
     "turn.over": _("Game over"),
+    "title.your_turn": _("● Your move"),
     "turn.color": _("{color} to move"),
     "turn.yours": _("Your turn ({color})"),
     "turn.cpu": _("{color} (CPU) is thinking…"),

@@ -161,3 +161,18 @@ def test_russian_pages_fit_a_phone(new_page, path: str) -> None:
     heading = page.locator("h1")
     assert heading.evaluate("h => h.scrollWidth <= h.clientWidth")
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+
+
+def test_the_tab_title_says_when_it_is_your_move(page: Page) -> None:
+    start_game(page, opponent="cpu", level="easy", color="white")
+    expect(page).to_have_title("● Your move · Reversi: game", timeout=30_000)
+    square = page.eval_on_selector("#board .cell.legal", "cell => cell.dataset.square")
+    page.click(f'#board [data-square="{square}"]')
+    expect(page).to_have_title("Reversi: game")
+
+
+def test_an_8x8_board_has_four_star_points(page: Page) -> None:
+    start_game(page, opponent="local")
+    expect(page.locator("#board .cell.star")).to_have_count(16)
+    start_game(page, opponent="local", board="6x6")
+    expect(page.locator("#board .cell.star")).to_have_count(0)

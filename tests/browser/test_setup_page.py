@@ -68,3 +68,14 @@ def test_unfinished_games_list_waiting_rooms_and_cpu_levels_with_dates(page: Pag
     expect(items.nth(0)).to_contain_text("versus the CPU, 8×8, move 0 · easy")
     expect(items.nth(1)).to_contain_text("room, 6×6, move 0 · Waiting for players to join")
     expect(items.locator("time")).to_have_count(2)
+
+
+def test_play_now_is_above_the_fold_on_a_phone_and_starts_a_cpu_game(new_page) -> None:
+    page = new_page(viewport={"width": 375, "height": 667})
+    page.goto("/")
+    button = page.get_by_role("button", name="Play now")
+    expect(button).to_be_in_viewport()
+    button.click()
+    wait_ready(page)
+    expect(page.locator("#rules .badge")).to_have_text(["8×8", "Cross"])
+    expect(page.locator("#counts")).to_contain_text("Black (you) 2")

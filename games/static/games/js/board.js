@@ -90,6 +90,20 @@ export class BoardView {
       }
       this.root.append(line);
     }
+    if (width === 8 && height === 8) this.markStarPoints();
+  }
+
+  /** The four star points of an 8x8 board (where the lines b/c, f/g and 2/3, 6/7 cross): each
+   * is drawn as a quarter dot in the corner of the four cells around it. */
+  markStarPoints() {
+    for (const [x, y] of [[2, 2], [6, 2], [2, 6], [6, 6]]) {
+      const quarters = [[x - 1, y - 1, "100% 100%"], [x, y - 1, "0 100%"], [x - 1, y, "100% 0"], [x, y, "0 0"]];
+      for (const [col, row, corner] of quarters) {
+        const cell = this.cells.get(squareName(col, row));
+        cell.classList.add("star");
+        cell.style.setProperty("--star-at", corner);
+      }
+    }
   }
 
   /**

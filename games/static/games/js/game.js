@@ -56,7 +56,16 @@ function say(text, kind = "") {
   show(message, Boolean(text));
 }
 
+const pageTitle = document.title;
+
+/** The tab's title says when it is the viewer's move (to see it from another tab). */
+function drawTitle() {
+  const yours = canPlay() && state.mode !== "local";
+  document.title = yours ? `${t("title.your_turn")} · ${pageTitle}` : pageTitle;
+}
+
 function drawTurn() {
+  drawTitle();
   const turn = $("turn");
   if (!state.active) {
     turn.textContent = state.status === "waiting" ? t("turn.waiting_players") : t("turn.over");

@@ -104,6 +104,19 @@ function request() {
   return ["/api/rooms/", body];
 }
 
+// "Play now": the server's defaults (versus the CPU, its default level, black, 8x8).
+const playNow = document.getElementById("play-now-button");
+playNow.addEventListener("click", async () => {
+  playNow.disabled = true;
+  try {
+    location.href = (await api("POST", "/api/games/", { mode: "cpu" })).url;
+  } catch (error) {
+    message.textContent = errorText(error);
+    message.hidden = false;
+    playNow.disabled = false;
+  }
+});
+
 form.addEventListener("change", update);
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
