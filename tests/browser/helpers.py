@@ -25,7 +25,7 @@ def start_game(page: Page, **choices: str) -> None:
     """Open the setup page, choose, press Start and wait for the game page to be drawn."""
     page.goto("/")
     choose(page, **choices)
-    page.get_by_role("button", name="Start").click()
+    page.locator("#setup-form [type=submit]").click()  # in any language
     wait_ready(page)
 
 
@@ -94,7 +94,7 @@ def start_room(page: Page, **choices: str) -> None:
     """Create a room from the setup page and wait for the room page."""
     page.goto("/")
     choose(page, **choices)
-    page.get_by_role("button", name="Start").click()
+    page.locator("#setup-form [type=submit]").click()  # in any language
     page.wait_for_url(lambda url: "/room/" in url)
     wait_ready(page)
 
