@@ -34,6 +34,7 @@ CLIENT_STRINGS = {
     "result.draw": _("Draw"),
     "result.wins": _("{color} wins"),
     "result.you_win": _("You win ({color})"),
+    "result.you_lose": _("You lost ({color} wins)"),
     "result.over": _("Game over"),
     "result.resigned": _("{color} resigned."),
     "error.stale": _("The game moved on; the board has been updated."),

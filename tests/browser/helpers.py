@@ -103,3 +103,13 @@ def expect_disc(page: Page, square: str, color: str) -> None:
     """Wait until ``square`` shows a disc of ``color``."""
     cell = page.locator(f'#board [data-square="{square}"] .disc')
     expect(cell).to_have_attribute("data-color", color)
+
+
+def sign_up(page: Page, username: str) -> None:
+    """Create an account from the sign-up page (the page is then signed in)."""
+    page.goto("/accounts/signup/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password", exact=True).fill("a long passphrase")
+    page.get_by_label("Password confirmation").fill("a long passphrase")
+    page.locator("form.account-form").get_by_role("button", name="Sign up").click()
+    expect(page.locator("h1")).to_have_text(username)

@@ -4,19 +4,12 @@ page, messages read as success, replies are indented, the chosen rating stands o
 import pytest
 from playwright.sync_api import Page, expect
 
+from .helpers import sign_up
+
 pytestmark = pytest.mark.browser
 
 LONG_WORD = "reversi" * 60  # 420 letters, no space
 PAGE_WIDTH = "() => document.documentElement.scrollWidth"
-
-
-def sign_up(page: Page, username: str) -> None:
-    page.goto("/accounts/signup/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password", exact=True).fill("a long passphrase")
-    page.get_by_label("Password confirmation").fill("a long passphrase")
-    page.locator("form.account-form").get_by_role("button", name="Sign up").click()
-    expect(page.locator("h1")).to_have_text(username)
 
 
 def post_comment(page: Page, text: str) -> None:

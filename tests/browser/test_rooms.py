@@ -10,6 +10,7 @@ from .helpers import (
     expect_disc,
     legal_squares,
     play_cell,
+    sign_up,
     start_room,
     wait_my_turn_or_end,
     wait_ply,
@@ -151,3 +152,17 @@ def test_continue_against_the_cpu_when_the_opponent_is_away(new_page, server_sql
     expect(host.locator("#room-seats")).to_contain_text("White: CPU (easy)")
     wait_ply(host, 2)
     expect(host.locator("#turn")).to_have_text("Your turn (Black)")
+
+
+def test_a_room_shows_the_names_of_signed_in_players(new_page) -> None:
+    host = new_page()
+    sign_up(host, "browser_host")
+    start_room(host, opponent="friend", board="6x6")
+    guest = new_page()
+    sign_up(guest, "browser_guest")
+    join(guest, host.input_value("#room-url"))
+    expect(host.locator("#room-seats")).to_contain_text("Black: browser_host (you)")
+    expect(host.locator("#room-seats")).to_contain_text("White: browser_guest")
+    expect(guest.locator("#room-seats")).to_contain_text("Black: browser_host")
+    expect(guest.locator("#room-seats")).to_contain_text("White: browser_guest (you)")
+    expect(guest.locator('#counts li[data-color="black"] .who')).to_have_text("browser_host")

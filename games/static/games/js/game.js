@@ -103,6 +103,13 @@ function drawCounts() {
       number.className = "count";
       number.textContent = state.counts.get(color);
       item.append(number);
+      const player = seatLabel(seat);
+      if (player) {
+        const line = document.createElement("span");
+        line.className = "who";
+        line.textContent = player;
+        item.append(line);
+      }
       return item;
     }),
   );
@@ -176,10 +183,11 @@ function drawResult() {
   if (result.draw) title = t("result.draw");
   else if (result.winner) {
     const seat = seatOf(result.winner);
-    title =
-      seat?.mine && state.mode !== "local" && mySeats().length === 1
-        ? t("result.you_win", { color: colorName(result.winner) })
-        : t("result.wins", { color: colorName(result.winner) });
+    const player = state.mode !== "local" && mySeats().length === 1;
+    const color = colorName(result.winner);
+    if (player && seat?.mine) title = t("result.you_win", { color });
+    else if (player) title = t("result.you_lose", { color });
+    else title = t("result.wins", { color });
   } else title = t("result.over");
   $("result-title").textContent = title;
   $("result-note").textContent = result.resigned ? t("result.resigned", { color: colorName(result.resigned) }) : "";
@@ -419,6 +427,12 @@ function drawTakeover() {
   $("takeover-countdown").textContent =
     seconds > 0 ? t("takeover.countdown", { color: colorName(away.color), time: clock }) : t("takeover.now", { color: colorName(away.color) });
   $("takeover-button").disabled = busy || seconds > 0;
+}
+
+/** Who holds a seat, for its player card: the CPU and its level, or the account's name. */
+function seatLabel(seat) {
+  if (seat?.kind === "cpu") return t("seat.cpu", { level: t(`level.${seat.level}`) });
+  return seat?.account ?? "";
 }
 
 /** A person's seat as shown: their account's name if they have one, "(you)" or "away". */
