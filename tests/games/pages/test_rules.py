@@ -24,9 +24,11 @@ def test_every_rule_in_force_has_a_badge() -> None:
 
 def test_three_players_explain_the_neutral_disc_and_placements_four_only_placements() -> None:
     three = rule_notes(Variant(players=3))
-    assert len(three) == 2 and "neutral" in three[1]
+    assert len(three) == 2
+    assert "neutral" in three[1]
     four = rule_notes(Variant(players=4))
-    assert len(four) == 1 and "flips nothing" in four[0]
+    assert len(four) == 1
+    assert "flips nothing" in four[0]
     assert "3 players" in rule_badges(Variant(players=3))
 
 
