@@ -176,3 +176,20 @@ def test_an_8x8_board_has_four_star_points(page: Page) -> None:
     expect(page.locator("#board .cell.star")).to_have_count(16)
     start_game(page, opponent="local", board="6x6")
     expect(page.locator("#board .cell.star")).to_have_count(0)
+
+
+def test_a_placement_without_capture_is_announced(page: Page) -> None:
+    start_game(page, opponent="local", players="4")
+    expect(page.locator(".rule-note").first).to_contain_text("No passes")
+    game_id = page.url.rstrip("/").rsplit("/", 1)[1]
+    for _ in range(60):
+        legal = page.request.get(f"/api/games/{game_id}/").json()["legal_moves"]
+        placements = [square for square, flips in legal.items() if not flips]
+        if placements:
+            play_cell(page, placements[0])
+            expect(page.locator("#last-move")).to_contain_text(
+                f"{placements[0]} · placed without capture (no flipping move)"
+            )
+            return
+        play_cell(page, next(iter(legal)))
+    pytest.fail("no placement without capture in 60 moves")

@@ -166,3 +166,12 @@ def test_a_room_shows_the_names_of_signed_in_players(new_page) -> None:
     expect(guest.locator("#room-seats")).to_contain_text("Black: browser_host")
     expect(guest.locator("#room-seats")).to_contain_text("White: browser_guest (you)")
     expect(guest.locator('#counts li[data-color="black"] .who')).to_have_text("browser_host")
+
+
+def test_on_a_phone_the_room_link_is_above_the_board(new_page) -> None:
+    host = new_page(viewport={"width": 375, "height": 740})
+    start_room(host, opponent="friend", board="6x6")
+    link = host.locator("#room-url").bounding_box()
+    board = host.locator("#board").bounding_box()
+    assert link["y"] + link["height"] <= board["y"]
+    expect(host.locator("#room-url")).to_be_in_viewport()
