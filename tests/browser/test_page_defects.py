@@ -134,12 +134,14 @@ def test_a_no_connection_message_goes_once_the_page_has_resynced(page: Page) -> 
     page.route_web_socket(re.compile(r"/ws/games/"), through_the_network)
     page.reload()
     wait_ready(page)
+    page.wait_for_selector('#game-app[data-online="true"]')
     page.click('#board [data-square="f5"]')
     message = page.locator("#message")
     expect(message).to_have_text("No connection to the server. Please try again.")
     page.unroute("**/moves/")
     for socket in sockets:
         socket.close()  # the page reconnects, and the server sends the state again
+    expect(page.locator("#offline")).to_be_visible()
     expect(message).to_be_hidden()
     play_cell(page, "f5")
 

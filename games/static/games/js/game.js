@@ -261,7 +261,6 @@ function apply(raw) {
   const previous = state;
   if (previous && next.id === previous.id && next.version < previous.version) return;
   state = next;
-  if ($("message").dataset.kind === "network") say(""); // the server answers again
   const pending = new Map();
   const colors = new Map();
   const last = next.lastMove;
@@ -288,7 +287,12 @@ function follow(id) {
   gameId = String(id);
   live = new LiveGame(gameId, {
     onMessage: (message) => message.state && apply(message.state),
-    onStatus: (online) => show($("offline"), !online),
+    onStatus: (online) => {
+      show($("offline"), !online);
+      app.dataset.online = String(online);
+      // Connected again: the server resends the state, so a "no connection" message is stale.
+      if (online && $("message").dataset.kind === "network") say("");
+    },
   });
 }
 
