@@ -195,3 +195,16 @@ def test_a_placement_without_capture_is_announced(page: Page) -> None:
             return
         play_cell(page, next(iter(legal)))
     pytest.fail("no placement without capture in 60 moves")
+
+
+def test_the_game_page_does_not_shift_while_its_script_draws(page: Page) -> None:
+    start_game(page, opponent="local")
+    page.add_init_script(
+        "window.shifts = 0; new PerformanceObserver((list) => { for (const entry of"
+        " list.getEntries()) if (!entry.hadRecentInput) window.shifts += entry.value; })"
+        ".observe({type: 'layout-shift', buffered: true});"
+    )
+    page.reload()
+    wait_ready(page)
+    page.wait_for_timeout(500)
+    assert page.evaluate("() => window.shifts") < 0.02
