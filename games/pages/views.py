@@ -26,6 +26,7 @@ def setup(request: HttpRequest) -> HttpResponse:
         "strings": client_strings(),
         "counters": site_counters(),
         "form": setup_form(),
+        "default_level": LEVEL_LABELS[DEFAULT_LEVEL],
     }
     return render(request, "games/setup.html", context)
 

@@ -86,3 +86,9 @@ def test_every_script_string_is_translated(language: str) -> None:
             if str(text) == english:
                 untranslated.append(key)
     assert untranslated == []
+
+
+def test_play_now_names_the_servers_default_level(client: Client) -> None:
+    html = client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'id="play-now-button"' in html
+    assert "CPU, Normal, 8×8, you play black" in html
