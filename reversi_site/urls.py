@@ -7,6 +7,7 @@ from games.pages.errors import not_found
 from games.shared.api import unknown_endpoint
 
 handler404 = not_found
+handler500 = "games.shared.api.server_error"
 
 urlpatterns = [
     path("admin/", admin.site.urls),
