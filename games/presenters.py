@@ -36,6 +36,7 @@ class PassNotice(TypedDict):
 class UndoState(TypedDict):
     allowed: bool
     used: int
+    colors: list[str]  # the colours with a move of their own to take back
 
 
 class PendingHint(TypedDict):
@@ -72,6 +73,7 @@ class SeatState(TypedDict):
     kind: str
     level: str | None
     name: str | None
+    account: str | None  # the signed-in player's name
     taken: bool
     connected: bool
     absent_since: str | None
@@ -226,7 +228,11 @@ def _seats_state(game: Game, *, board: Board | None, viewer: Player | None) -> G
         "pass_notice": _pass_notice(record),
         "moves": [entry.notation for entry in record],
         "result": game.result,
-        "undo": {"allowed": game.undo_allowed, "used": game.undo_count},
+        "undo": {
+            "allowed": game.undo_allowed,
+            "used": game.undo_count,
+            "colors": _colors_with_moves(record),
+        },
         "hints": {"used": game.hint_count, "current": _pending_hint(game.hint)},
         "seats": [_seat_state(seat, takeover=active and room is not None) for seat in seats],
         "you": [COLOR_NAMES[seat.color] for seat in seats if viewer and viewer.holds(seat)],
@@ -363,6 +369,12 @@ def _last_move(record: list[MoveRecord]) -> LastMove | None:
     return None
 
 
+def _colors_with_moves(record: list[MoveRecord]) -> list[str]:
+    """The colours that placed a disc (what an undo takes back), in turn order."""
+    placed = {entry.color for entry in record if entry.notation != PASS_NOTATION}
+    return [COLOR_NAMES[color] for color in sorted(placed)]
+
+
 def _pass_notice(record: list[MoveRecord]) -> PassNotice | None:
     """G5: a player whose latest record entry is a pass (shown until they move again)."""
     latest: dict[int, MoveRecord] = {}
@@ -385,6 +397,7 @@ def _seat_state(seat: Seat, *, takeover: bool) -> SeatState:
         "kind": seat.kind,
         "level": seat.level or None,
         "name": seat_name(seat),
+        "account": seat.user.get_username() if seat.user_id is not None and seat.user else None,
         "taken": seat.is_taken,
         "connected": seat.connections > 0,
         "absent_since": seat.absent_since.isoformat() if seat.absent_since else None,

@@ -69,6 +69,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "games.pages.errors.SiteNotFoundMiddleware",
     # Last: turns a login refused by django-axes into the lockout answer (429).
     "axes.middleware.AxesMiddleware",
 ]

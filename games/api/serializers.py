@@ -124,6 +124,9 @@ class UndoStateSerializer(ShapeSerializer):
     shape = presenters.UndoState
     allowed = serializers.BooleanField()
     used = serializers.IntegerField()
+    colors = serializers.ListField(
+        child=serializers.CharField(), help_text="the colours with a move of their own to undo"
+    )
 
 
 class PendingHintSerializer(ShapeSerializer):
@@ -182,6 +185,7 @@ class SeatStateSerializer(ShapeSerializer):
     kind = serializers.ChoiceField(choices=Seat.Kind.values)
     level = serializers.ChoiceField(choices=LEVELS, allow_null=True)
     name = serializers.CharField(allow_null=True)
+    account = serializers.CharField(allow_null=True, help_text="the signed-in player's name")
     taken = serializers.BooleanField()
     connected = serializers.BooleanField()
     absent_since = serializers.DateTimeField(allow_null=True)

@@ -116,13 +116,22 @@ def test_a_forced_pass_is_recorded_and_announced_until_that_player_moves() -> No
     assert_replays(game)
 
 
+def test_undo_lists_only_the_colours_that_placed_a_disc() -> None:
+    game = local_game([])
+    assert state(game)["undo"]["colors"] == []
+    game = games.play_move(player=ALICE, game_id=game.pk, notation="f5", ply=0)
+    assert state(game)["undo"]["colors"] == ["black"]
+    game = games.play_move(player=ALICE, game_id=game.pk, notation="f6", ply=1)
+    assert state(game)["undo"]["colors"] == ["black", "white"]
+
+
 def test_hot_seat_undo_takes_back_one_move_with_the_pass_it_caused() -> None:
     game = local_game(BLACK_MUST_PASS)
     game = games.undo_move(player=ALICE, game_id=game.pk)
     current = state(game)
     assert current["moves"] == BLACK_MUST_PASS[:-1]
     assert current["to_move"] == "white"
-    assert current["undo"] == {"allowed": True, "used": 1}
+    assert current["undo"] == {"allowed": True, "used": 1, "colors": ["black", "white"]}
     game = games.undo_move(player=ALICE, game_id=game.pk)
     assert state(game)["moves"] == BLACK_MUST_PASS[:-2]
     assert_replays(game)
