@@ -121,6 +121,32 @@ class Move(models.Model):
         return len(self.flipped)
 
 
+class PositionAnalysis(models.Model):
+    """The engine's value of every legal move of a game's position at ``ply`` (issue 12 §3),
+    asked for through the API and filled in by a worker; ``position`` is the position text
+    analysed (an undo and other moves make an older analysis of the same ply stale)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "being computed"
+        DONE = "done", "done"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="analyses")
+    ply = models.PositiveIntegerField()
+    position = models.TextField()
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    moves = models.JSONField(default=list)  # [{"move", "score", "exact"}], best first
+    depth = models.PositiveSmallIntegerField(default=0)
+    exact = models.BooleanField(default=False)
+    requested_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "ply"], name="analysis_unique_ply")]
+
+    def __str__(self) -> str:
+        return f"Analysis of ply {self.ply} of game {self.game_id} ({self.status})"
+
+
 class Room(models.Model):
     """A friend room reached by its unguessable ``code``; a rematch opens the ``rematch`` room."""
 
@@ -148,12 +174,12 @@ class Room(models.Model):
         }[Game.Status(self.game.status)]
 
 
-class GameAnalysis(models.Model):
-    """The engine's analysis of a finished (or imported) game, one move at a time.
+class GameReview(models.Model):
+    """The engine's review of a finished (or imported) game, one move at a time.
 
     ``moves`` holds one entry per analysed ply, in order: the best move and its score, the
     played move's score (both in discs for the mover), the loss and whether it is exact;
-    ``next_ply`` is the ply the next task analyses (``done`` once it reaches the game's end).
+    ``next_ply`` is the ply the next task reviews (``done`` once it reaches the game's end).
     """
 
     class Status(models.TextChoices):
@@ -161,7 +187,7 @@ class GameAnalysis(models.Model):
         RUNNING = "running", "running"
         DONE = "done", "done"
 
-    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis")
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="review")
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
     next_ply = models.PositiveIntegerField(default=0)
     moves = models.JSONField(default=list)
@@ -169,4 +195,4 @@ class GameAnalysis(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
-        return f"Analysis of game {self.game_id} ({self.status}, ply {self.next_ply})"
+        return f"Review of game {self.game_id} ({self.status}, ply {self.next_ply})"

@@ -23,13 +23,13 @@ CPU_GAME_IDLE_AFTER = timedelta(hours=1)
 # queue behind strong searches of 1.5 s. A game has at most one CPU task in flight, so a strong
 # game waits only for the quick tasks already queued, never starves.
 TASK_PRIORITY_BY_LEVEL = {EASY: 0, NORMAL: 3, STRONG: 6}
-# Post-game analysis: one short task per move at the lowest priority, so a live game's search
-# never waits behind a whole game's analysis.
-ANALYSIS_PRIORITY = 9
-ANALYSIS_SECONDS_PER_MOVE = 0.5  # the search's budget for each analysed position
-ANALYSIS_EXACT_EMPTIES = 20  # solved exactly from this many empties down, within:
-ANALYSIS_EXACT_SECONDS = 3.0
-MISTAKE_LOSS = 4.0  # discs lost by a move that the analysis marks as a mistake
+# Analyses of a position (issue 12 §3) and post-game reviews (issue 14 §5, one short task per
+# move) share the CPU queue's workers but wait behind every live move.
+ANALYSIS_TASK_PRIORITY = 9
+REVIEW_SECONDS_PER_MOVE = 0.5  # the search's budget for each reviewed position
+REVIEW_EXACT_EMPTIES = 20  # solved exactly from this many empties down, within:
+REVIEW_EXACT_SECONDS = 3.0
+MISTAKE_LOSS = 4.0  # discs lost by a move that the review marks as a mistake
 
 
 def takeover_allowed_at(absent_since: datetime) -> datetime:

@@ -14,7 +14,7 @@ from ai_worker.engine import COLOR_NAMES, PASS, Board, Move, Outcome, Variant
 from ai_worker.engine.records import opening_name
 from games import policy
 from games.identity import Player
-from games.models import Game, GameAnalysis, Room, Seat
+from games.models import Game, GameReview, PositionAnalysis, Room, Seat
 from games.models import Move as MoveRecord
 
 PASS_NOTATION = str(PASS)
@@ -37,11 +37,14 @@ class PassNotice(TypedDict):
 class UndoState(TypedDict):
     allowed: bool
     used: int
+    colors: list[str]  # the colours with a move of their own to take back
 
 
 class PendingHint(TypedDict):
     ply: int
     move: str | None
+    score: float | None  # expected final disc difference for the side to move
+    exact: bool
 
 
 class HintState(TypedDict):
@@ -50,11 +53,29 @@ class HintState(TypedDict):
     current: PendingHint | None
 
 
+class MoveValue(TypedDict):
+    move: str
+    score: float
+    exact: bool
+
+
+class AnalysisState(TypedDict):
+    ply: int
+    status: str
+    to_move: str
+    moves: list[MoveValue]
+    depth: int
+    exact: bool
+    requested_at: str
+    finished_at: str | None
+
+
 class SeatState(TypedDict):
     color: str
     kind: str
     level: str | None
     name: str | None
+    account: str | None  # the signed-in player's name
     taken: bool
     connected: bool
     absent_since: str | None
@@ -211,11 +232,15 @@ def _seats_state(game: Game, *, board: Board | None, viewer: Player | None) -> G
         "pass_notice": _pass_notice(record),
         "moves": [entry.notation for entry in record],
         "result": game.result,
-        "undo": {"allowed": game.undo_allowed, "used": game.undo_count},
+        "undo": {
+            "allowed": game.undo_allowed,
+            "used": game.undo_count,
+            "colors": _colors_with_moves(record),
+        },
         "hints": {
             "allowed": policy.hints_allowed(room=game.mode == Game.Mode.ROOM, rated=game.rated),
             "used": game.hint_count,
-            "current": game.hint,
+            "current": _pending_hint(game.hint),
         },
         "seats": [_seat_state(seat, takeover=active and room is not None) for seat in seats],
         "you": [COLOR_NAMES[seat.color] for seat in seats if viewer and viewer.holds(seat)],
@@ -300,6 +325,33 @@ def seat_name(seat: Seat) -> str | None:
     return "Guest" if seat.guest_id else None
 
 
+def _pending_hint(hint: dict[str, Any] | None) -> PendingHint | None:
+    if hint is None:
+        return None
+    return {
+        "ply": hint["ply"],
+        "move": hint["move"],
+        "score": hint.get("score"),
+        "exact": hint.get("exact", False),
+    }
+
+
+def analysis_state(analysis: PositionAnalysis) -> AnalysisState:
+    """An analysis of a game's position: every legal move's value, best first (none while
+    pending), for the side to move at that ply."""
+    board = Board.from_text(analysis.position)
+    return {
+        "ply": analysis.ply,
+        "status": analysis.status,
+        "to_move": COLOR_NAMES[board.turn],
+        "moves": analysis.moves,
+        "depth": analysis.depth,
+        "exact": analysis.exact,
+        "requested_at": analysis.requested_at.isoformat(),
+        "finished_at": analysis.finished_at.isoformat() if analysis.finished_at else None,
+    }
+
+
 def _room_summary(room: Room | None) -> RoomSummary | None:
     if room is None:
         return None
@@ -327,6 +379,12 @@ def _last_move(record: list[MoveRecord]) -> LastMove | None:
     return None
 
 
+def _colors_with_moves(record: list[MoveRecord]) -> list[str]:
+    """The colours that placed a disc (what an undo takes back), in turn order."""
+    placed = {entry.color for entry in record if entry.notation != PASS_NOTATION}
+    return [COLOR_NAMES[color] for color in sorted(placed)]
+
+
 def _pass_notice(record: list[MoveRecord]) -> PassNotice | None:
     """G5: a player whose latest record entry is a pass (shown until they move again)."""
     latest: dict[int, MoveRecord] = {}
@@ -349,6 +407,7 @@ def _seat_state(seat: Seat, *, takeover: bool) -> SeatState:
         "kind": seat.kind,
         "level": seat.level or None,
         "name": seat_name(seat),
+        "account": seat.user.get_username() if seat.user_id is not None and seat.user else None,
         "taken": seat.is_taken,
         "connected": seat.connections > 0,
         "absent_since": seat.absent_since.isoformat() if seat.absent_since else None,
@@ -380,7 +439,7 @@ class OpeningState(TypedDict):
     moves: int
 
 
-class AnalysisState(TypedDict):
+class ReviewState(TypedDict):
     status: str
     analysed: int
     total: int
@@ -392,13 +451,13 @@ class AnalysisState(TypedDict):
 OPENING_LANGUAGES = {"ja": "japanese", "ru": "russian"}
 
 
-def analysis_state(game: Game, analysis: GameAnalysis | None, *, language: str) -> AnalysisState:
-    """A game's analysis (``status`` ``none`` before one is queued), its mistakes (a loss of
+def review_state(game: Game, review: GameReview | None, *, language: str) -> ReviewState:
+    """A game's review (``status`` ``none`` before one is queued), its mistakes (a loss of
     ``policy.MISTAKE_LOSS`` discs or more) and, for standard 8x8 games, the opening's name in
     ``language`` (a Django language code; English when the table has no name in it)."""
-    moves = [_move_review(entry) for entry in (analysis.moves if analysis else [])]
+    moves = [_move_review(entry) for entry in (review.moves if review else [])]
     return {
-        "status": analysis.status if analysis else "none",
+        "status": review.status if review else "none",
         "analysed": len(moves),
         "total": game.ply,
         "moves": moves,

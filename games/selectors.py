@@ -9,7 +9,7 @@ from django.utils import timezone
 from ai_worker.engine import COLOR_NAMES, Board, Move, Variant
 from ai_worker.levels import HINT_LEVEL
 from games.identity import Player
-from games.models import Game, GameAnalysis, Room, Seat
+from games.models import Game, GameReview, PositionAnalysis, Room, Seat
 from games.policy import CPU_TURN_STALLED_AFTER
 from games.shared.errors import NotFound
 from games.shared.ids import is_public_id
@@ -133,31 +133,53 @@ def hint_job(game_id: int, ply: int) -> SearchJob | None:
     return SearchJob(position=game.position, board=board, level=HINT_LEVEL, seed=game.seed + ply)
 
 
+def board_at(game: Game, ply: int) -> Board:
+    """The position of ``game`` after its first ``ply`` moves (0 <= ``ply`` <= ``game.ply``)."""
+    if ply == game.ply:
+        return Board.from_text(game.position)
+    played = game.moves.filter(ply__lt=ply).order_by("ply").values_list("notation", flat=True)
+    return board_after(game, played)
+
+
+def analysis(game_id: int, ply: int) -> PositionAnalysis:
+    """The analysis of ``game_id`` at ``ply``; ``NotFound`` when none was asked for."""
+    found = PositionAnalysis.objects.filter(game_id=game_id, ply=ply).first()
+    if found is None:
+        raise NotFound("not_found")
+    return found
+
+
+def analysis_job(analysis_id: int) -> PositionAnalysis | None:
+    """A pending analysis for a worker to compute, or None (done, or gone)."""
+    pending = PositionAnalysis.Status.PENDING
+    return PositionAnalysis.objects.filter(pk=analysis_id, status=pending).first()
+
+
 @dataclass(frozen=True)
-class AnalysisJob:
-    """What a worker needs to analyse one move of a game: the position before it, and it."""
+class ReviewJob:
+    """What a worker needs to review one move of a game: the position before it, and it."""
 
     board: Board
     move: Move
 
 
-def analysis_job(game_id: int, ply: int) -> AnalysisJob | None:
-    """The analysis of the move at ``ply``, or None when it is not the next one to analyse."""
-    analysis = GameAnalysis.objects.filter(game_id=game_id, next_ply=ply).first()
-    if analysis is None:
+def review_job(game_id: int, ply: int) -> ReviewJob | None:
+    """The review of the move at ``ply``, or None when it is not the next one to review."""
+    review = GameReview.objects.filter(game_id=game_id, next_ply=ply).first()
+    if review is None:
         return None
     game = Game.objects.get(pk=game_id)
     notations = list(game.moves.order_by("ply").values_list("notation", flat=True)[: ply + 1])
     if len(notations) <= ply:
         return None
-    return AnalysisJob(
+    return ReviewJob(
         board=board_after(game, notations[:ply]), move=Move.from_notation(notations[ply])
     )
 
 
-def game_analysis(game_id: int) -> GameAnalysis | None:
-    """The game's analysis, if one was queued."""
-    return GameAnalysis.objects.filter(game_id=game_id).first()
+def game_review(game_id: int) -> GameReview | None:
+    """The game's review, if one was queued."""
+    return GameReview.objects.filter(game_id=game_id).first()
 
 
 def stalled_cpu_game_ids() -> list[int]:

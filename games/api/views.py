@@ -17,6 +17,8 @@ from rest_framework.views import APIView
 
 from games import presenters, records, selectors
 from games.api.serializers import (
+    AnalysisQuerySerializer,
+    AnalysisRequestSerializer,
     AnalysisStateSerializer,
     ExportQuerySerializer,
     GameCreateSerializer,
@@ -26,13 +28,14 @@ from games.api.serializers import (
     ImportSerializer,
     JoinSerializer,
     MoveSerializer,
+    ReviewStateSerializer,
     RoomCreateSerializer,
     RoomStateSerializer,
     TakeoverSerializer,
 )
 from games.identity import Player, player_from_session
 from games.models import Game
-from games.services import analysis, cpu, games, imports, presence, rooms
+from games.services import analysis, cpu, games, imports, presence, reviews, rooms
 from games.shared.api import validated, with_errors
 from games.shared.errors import NotFound
 
@@ -150,6 +153,37 @@ class HintView(APIView):
         player = seated_player(request)
         game = cpu.request_hint(player=player, game_id=selectors.game_pk(public_id))
         return Response(presenters.game_state(game, viewer=player), status=status.HTTP_202_ACCEPTED)
+
+
+class AnalysisView(APIView):
+    """Issue 12 §3: the value of every legal move at a ply, computed by a worker. ``POST``
+    asks for it (202, ``status`` pending until done); ``GET ?ply=`` reads it."""
+
+    throttle_scope = "analysis"
+
+    @extend_schema(
+        operation_id="games_analysis_request",
+        request=AnalysisRequestSerializer,
+        responses=with_errors({202: AnalysisStateSerializer}, 400, 403, 404),
+    )
+    def post(self, request: Request, public_id: str) -> Response:
+        data = validated(AnalysisRequestSerializer, request.data)
+        found = analysis.request_analysis(
+            player=seated_player(request),
+            game_id=selectors.game_pk(public_id),
+            ply=data.get("ply"),
+        )
+        return Response(presenters.analysis_state(found), status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(
+        operation_id="games_analysis_read",
+        parameters=[OpenApiParameter("ply", int, required=True)],
+        responses=with_errors({200: AnalysisStateSerializer}, 400, 404),
+    )
+    def get(self, request: Request, public_id: str) -> Response:
+        query = validated(AnalysisQuerySerializer, request.query_params.dict())
+        found = selectors.analysis(selectors.game_pk(public_id), query["ply"])
+        return Response(presenters.analysis_state(found))
 
 
 class ResignView(APIView):
@@ -316,23 +350,23 @@ class ImportView(APIView):
         return Response(presenters.game_state(game, viewer=player), status=status.HTTP_201_CREATED)
 
 
-class AnalysisView(APIView):
-    """``GET``: the post-game analysis of a game (status, every analysed move, mistakes, the
+class ReviewView(APIView):
+    """``GET``: the post-game review of a game (status, every analysed move, mistakes, the
     opening's name); ``POST``: queue it for a finished game that has none."""
 
     throttle_scope = "game_create"
 
-    @extend_schema(responses=with_errors({200: AnalysisStateSerializer}, 404))
+    @extend_schema(responses=with_errors({200: ReviewStateSerializer}, 404))
     def get(self, request: Request, public_id: str) -> Response:
         game = selectors.game(selectors.game_pk(public_id))
-        found = selectors.game_analysis(game.pk)
+        found = selectors.game_review(game.pk)
         language = get_language() or "en"
-        return Response(presenters.analysis_state(game, found, language=language))
+        return Response(presenters.review_state(game, found, language=language))
 
-    @extend_schema(request=None, responses=with_errors({202: AnalysisStateSerializer}, 404, 409))
+    @extend_schema(request=None, responses=with_errors({202: ReviewStateSerializer}, 404, 409))
     def post(self, request: Request, public_id: str) -> Response:
         game_id = selectors.game_pk(public_id)
-        queued = analysis.request_analysis(game_id=game_id)
+        queued = reviews.request_review(game_id=game_id)
         game = selectors.game(game_id)
-        state = presenters.analysis_state(game, queued, language=get_language() or "en")
+        state = presenters.review_state(game, queued, language=get_language() or "en")
         return Response(state, status=status.HTTP_202_ACCEPTED)

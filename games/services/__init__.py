@@ -4,9 +4,10 @@
 - ``games.services.rooms``: friend and 3-4 player rooms: create, join, rematch.
 - ``games.services.presence``: websocket presence and the CPU taking over an absent seat.
 - ``games.services.cpu``: the CPU's moves and hints from the workers; stalled CPU turns.
+- ``games.services.analysis``: analyses of a game's positions (every legal move's value).
 - ``games.services.guests``: a guest's games move to the account they sign up or log in to.
 - ``games.services.imports``: a transcript or GGF record stored as a finished game.
-- ``games.services.analysis``: the post-game analysis, one move per task.
+- ``games.services.reviews``: the post-game review, one move per task.
 - ``games.services.events``: sends (channel-layer events, Celery tasks); changes nothing.
 - ``games.services.steps``: the steps every change shares (lock, check the seat, commit).
 

@@ -1,53 +1,73 @@
-"""Post-game analysis (issue 14 §5): after a game ends (or is imported), the workers analyse its
-moves one at a time, in order, on the CPU queue below every live search; each stored move queues
-the next. A stale or repeated task (another ply than the next one) changes nothing."""
-
-from typing import Any
+"""Analyses of a game's positions (issue 12 §3): asking for one, and storing what the worker
+found. A worker fills it in with ``ai_worker.search.analyse`` (``games.tasks.analyse_position``,
+queued below every live move); the request never waits for it."""
 
 from django.db import transaction
+from django.utils import timezone
 
-from games.models import Game, GameAnalysis
-from games.services import events
-from games.shared.errors import Conflict
+from ai_worker.search import Analysis
+from games import selectors
+from games.identity import Player
+from games.models import Game, PositionAnalysis
+from games.services import events, steps
+from games.shared.errors import ServiceError
 
 
-def queue_analysis(*, game: Game) -> GameAnalysis:
-    """Create the analysis of a finished game and queue its first move (once: a second call
-    returns the same analysis); in the transaction that finished or imported the game."""
-    analysis, created = GameAnalysis.objects.get_or_create(game=game)
-    if created:
-        if game.ply == 0:
-            analysis.status = GameAnalysis.Status.DONE
-            analysis.save(update_fields=["status", "updated_at"])
-        else:
-            events.send_analysis(game_id=game.pk, ply=0)
+def request_analysis(*, player: Player, game_id: int, ply: int | None) -> PositionAnalysis:
+    """Ask for the value of every legal move at ``ply`` (default: the current position) of a
+    game the player sits in. Refused in an online room's game until it has ended; while the game
+    is on, an analysis counts as a hint (so a rated game refuses it). Asking again for the same
+    position gives the same analysis (pending or done)."""
+    with transaction.atomic():
+        game = steps.locked_game(game_id=game_id)
+        steps.colors_of(game=game, player=player)
+        if game.status == Game.Status.WAITING:
+            raise ServiceError("waiting_for_players")
+        active = game.status == Game.Status.ACTIVE
+        if active and game.mode == Game.Mode.ROOM:
+            raise ServiceError("analysis_not_available")
+        if active and game.rated:
+            raise ServiceError("rated_no_hint")
+        ply = game.ply if ply is None else ply
+        if ply > game.ply:
+            raise ServiceError("ply_out_of_range", field="ply", last=game.ply)
+        board = selectors.board_at(game, ply)
+        if board.is_game_over():
+            raise ServiceError("nothing_to_analyse", field="ply", ply=ply)
+        position = board.to_text()
+        analysis, created = PositionAnalysis.objects.select_for_update().get_or_create(
+            game=game, ply=ply, defaults={"position": position}
+        )
+        if not created and analysis.position == position:
+            return analysis
+        if not created:  # an undo and other moves changed the position of this ply
+            analysis.position = position
+            analysis.status = PositionAnalysis.Status.PENDING
+            analysis.moves, analysis.depth, analysis.exact = [], 0, False
+            analysis.finished_at = None
+            analysis.save()
+        if active:
+            game.hint_count += 1
+            game.save(update_fields=["hint_count"])
+        events.send_analysis(analysis_id=analysis.pk)
     return analysis
 
 
-def request_analysis(*, game_id: int) -> GameAnalysis:
-    """Analyse a finished game that has no analysis yet (e.g. one that ended before analyses
-    existed); a game still being played is refused."""
+def store_analysis(*, analysis_id: int, position: str, found: Analysis) -> bool:
+    """Store the worker's ``found`` values for ``position``; a stale or repeated one does
+    nothing (False)."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
-        if game.status != Game.Status.FINISHED:
-            raise Conflict("analysis_not_finished")
-        return queue_analysis(game=game)
-
-
-def store_move(*, game_id: int, ply: int, entry: dict[str, Any]) -> bool:
-    """Store the analysis of the move at ``ply`` and queue the next one; False when ``ply`` is
-    not the next move to analyse (a stale or repeated task)."""
-    with transaction.atomic():
-        analysis = GameAnalysis.objects.select_for_update().filter(game_id=game_id).first()
-        if analysis is None or analysis.next_ply != ply:
+        analysis = PositionAnalysis.objects.select_for_update().filter(pk=analysis_id).first()
+        if analysis is None or analysis.position != position:
             return False
-        total = Game.objects.filter(pk=game_id).values_list("ply", flat=True).get()
-        analysis.moves = [*analysis.moves, entry]
-        analysis.next_ply = ply + 1
-        if analysis.next_ply >= total:
-            analysis.status = GameAnalysis.Status.DONE
-        else:
-            analysis.status = GameAnalysis.Status.RUNNING
-            events.send_analysis(game_id=game_id, ply=ply + 1)
-        analysis.save(update_fields=["moves", "next_ply", "status", "updated_at"])
+        if analysis.status == PositionAnalysis.Status.DONE:
+            return False
+        analysis.moves = [
+            {"move": str(scored.move), "score": scored.score, "exact": scored.exact}
+            for scored in found.moves
+        ]
+        analysis.depth, analysis.exact = found.depth, found.exact
+        analysis.status = PositionAnalysis.Status.DONE
+        analysis.finished_at = timezone.now()
+        analysis.save()
     return True

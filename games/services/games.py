@@ -22,7 +22,7 @@ from games.identity import Player
 from games.models import Game, Seat
 from games.models import Move as MoveRecord
 from games.public import FinishedGame, FinishedSeat, game_finished
-from games.services import analysis, presence, steps
+from games.services import presence, reviews, steps
 from games.shared.errors import Conflict, ServiceError
 
 # The fields a move (and the passes and the end that may follow) changes.
@@ -320,7 +320,7 @@ def finish(*, game: Game, result: presenters.GameResult) -> None:
         ranks=finishing_ranks(variant=Variant.from_json(game.variant), result=result),
     )
     game_finished.send(sender=Game, finished=finished)
-    analysis.queue_analysis(game=game)
+    reviews.queue_review(game=game)
 
 
 def finishing_ranks(*, variant: Variant, result: presenters.GameResult) -> tuple[int, ...]:

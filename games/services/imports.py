@@ -9,7 +9,7 @@ from django.db import transaction
 from ai_worker.engine.records import GameRecord, RecordError, read_ggf, read_transcript
 from games import presenters
 from games.models import Game, Seat
-from games.services import analysis, games, steps
+from games.services import games, reviews, steps
 from games.shared.errors import MESSAGES, ServiceError
 
 _MOVE_PREFIX = re.compile(r"move \d+(?: \((?P<move>[^)]*)\))?: ")
@@ -36,7 +36,7 @@ def import_record(*, text: str, record_format: str, variant: object = None) -> G
             games.record(game=game, board=board, move=recorded.move)
         game.result = _result(game, record)
         game.save(update_fields=["ply", "position", "result"])
-        analysis.queue_analysis(game=game)
+        reviews.queue_review(game=game)
     return game
 
 

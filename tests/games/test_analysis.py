@@ -1,117 +1,166 @@
-"""Post-game analysis (issue 14 §5): a finished (or imported) game is analysed move by move by
-tasks on the CPU queue below every live search; each move gets the engine's best move and
-score, the played move's score and the loss, exact from 20 empties down; the API returns it
-with the mistakes marked and the opening's name."""
+"""Analysis of a game's positions (issue 12 §3): the service, the API and a real worker."""
 
+import random
+import time
+
+import httpx
 import pytest
-from rest_framework.test import APIClient
 
-from ai_worker.engine import Board, Move
-from ai_worker.engine.records import read_transcript
-from ai_worker.levels import LEVELS
-from ai_worker.review import review_move
-from games import policy, tasks
-from games.models import Game, GameAnalysis
-from games.services import games
+from ai_worker.engine import Board
+from ai_worker.search import Analysis, solve_endgame, warmup
+from games import presenters, selectors, tasks
+from games.identity import Player
+from games.models import Game, PositionAnalysis
+from games.services import analysis, games
+from games.shared.errors import Forbidden, ServiceError
+from tests.games.conftest import BLACK_WIPES_OUT
+from tests.games.test_live import REPLY_TIMEOUT, live_server_url  # noqa: F401  (a fixture)
 
-pytestmark = pytest.mark.django_db
-
-BUDGET = {
-    "ply": 42,
-    "time_limit": policy.ANALYSIS_SECONDS_PER_MOVE,
-    "exact_empties": policy.ANALYSIS_EXACT_EMPTIES,
-    "exact_time_limit": policy.ANALYSIS_EXACT_SECONDS,
-}
-
-# An easy CPU's game, 18 empties left: its next moves are solved exactly.
-EIGHTEEN_EMPTIES = (
-    "c4c3f5b4a4c5b3g5e6f6h5d6e7c6d3g6c7c2f4c8f7h6b8e3f3f2f1a3c1g4h7f8g3h4d2h3b5a5g2e1e2g1"
-)
-SHORT_GAME = ["d3", "e3", "f6", "c4", "b3", "c3", "f3", "d6", "d7"]  # black wipes white out
+ALICE = Player(guest_id="alice-browser")
+BOB = Player(guest_id="bob-browser")
 
 
-def analyse_all(game: Game) -> GameAnalysis:
-    """Run the tasks the queue would run, in order, until the analysis is done."""
-    analysis = GameAnalysis.objects.get(game=game)
-    while analysis.status != GameAnalysis.Status.DONE:
-        assert tasks.analyse_move(game.pk, analysis.next_ply) is True
-        analysis.refresh_from_db()
-    return analysis
+def random_moves(empties: int, seed: int) -> list[str]:
+    """Moves of a random 8x8 game (passes included) until ``empties`` empties are left."""
+    rng = random.Random(seed)
+    board = Board()
+    moves = []
+    while board.empties() > empties:
+        move = rng.choice(board.legal_moves)
+        board.push(move)
+        moves.append(str(move))
+    assert not board.is_game_over()
+    return moves
 
 
-def test_a_finished_game_is_analysed_move_by_move(make_account) -> None:
-    _client, alice = make_account("alice")
-    game = games.create_local_game(player=alice, variant={}, undo_allowed=False)
-    for ply, notation in enumerate(SHORT_GAME):
-        games.play_move(player=alice, game_id=game.pk, notation=notation, ply=ply)
-    game.refresh_from_db()
+def local_game(moves: list[str]) -> Game:
+    game = games.create_local_game(player=ALICE, variant={}, undo_allowed=True)
+    for notation in moves:
+        if notation == "pass":
+            continue  # the services play forced passes themselves
+        game = games.play_move(player=ALICE, game_id=game.pk, notation=notation, ply=game.ply)
+    return game
+
+
+@pytest.mark.django_db
+def test_every_legal_move_of_a_past_ply_gets_its_exact_value() -> None:
+    warmup()  # as a worker process does when it starts: no compiling within the time budget
+    moves = random_moves(12, seed=3)
+    game = local_game(moves)
+    ply = game.ply - 2
+    requested = analysis.request_analysis(player=ALICE, game_id=game.pk, ply=ply)
+    assert presenters.analysis_state(requested)["status"] == "pending"
+    assert game.hint_count == 0
+    assert Game.objects.get(pk=game.pk).hint_count == 1
+    assert tasks.analyse_position(requested.pk) is True
+    assert tasks.analyse_position(requested.pk) is False  # done already
+    shown = presenters.analysis_state(selectors.analysis(game.pk, ply))
+    board = selectors.board_at(Game.objects.get(pk=game.pk), ply)
+    assert shown["status"] == "done"
+    assert shown["exact"]
+    assert shown["depth"] == board.empties()
+    assert sorted(m["move"] for m in shown["moves"]) == sorted(map(str, board.legal_moves))
+    scores = [m["score"] for m in shown["moves"]]
+    assert scores == sorted(scores, reverse=True)  # best first
+    solved = solve_endgame(board, time_limit=60)
+    assert solved is not None
+    assert scores[0] == solved.score
+    again = analysis.request_analysis(player=ALICE, game_id=game.pk, ply=ply)
+    assert again.pk == requested.pk
+    assert again.status == PositionAnalysis.Status.DONE
+
+
+@pytest.mark.django_db
+def test_an_undo_makes_the_analysis_of_its_ply_stale() -> None:
+    game = local_game(["f5"])
+    first = analysis.request_analysis(player=ALICE, game_id=game.pk, ply=None)
+    assert first.ply == 1
+    games.undo_move(player=ALICE, game_id=game.pk)
+    games.play_move(player=ALICE, game_id=game.pk, notation="d3", ply=0)
+    renewed = analysis.request_analysis(player=ALICE, game_id=game.pk, ply=1)
+    assert renewed.pk == first.pk
+    assert renewed.position != first.position
+    assert renewed.status == PositionAnalysis.Status.PENDING
+    found = Analysis(moves=[], depth=1, exact=False, nodes=0, elapsed=0.0)
+    assert not analysis.store_analysis(analysis_id=first.pk, position=first.position, found=found)
+    assert analysis.store_analysis(analysis_id=first.pk, position=renewed.position, found=found)
+
+
+@pytest.mark.django_db
+def test_analysis_requests_are_refused_with_a_reason() -> None:
+    game = local_game(BLACK_WIPES_OUT)
     assert game.status == Game.Status.FINISHED
-    assert GameAnalysis.objects.get(game=game).status == GameAnalysis.Status.QUEUED
-
-    analysis = analyse_all(game)
-
-    assert [entry["move"] for entry in analysis.moves] == SHORT_GAME
-    for entry in analysis.moves:
-        assert entry["best_score"] >= entry["score"]
-        assert entry["loss"] == pytest.approx(entry["best_score"] - entry["score"])
-    assert not any(entry["exact"] for entry in analysis.moves)  # 51 empties and more
-    assert tasks.analyse_move(game.pk, 3) is False  # a repeated task changes nothing
-    assert len(GameAnalysis.objects.get(game=game).moves) == len(SHORT_GAME)
-
-    body = APIClient().get(f"/api/games/{game.public_id}/analysis/").json()
-    assert (body["status"], body["analysed"], body["total"]) == ("done", 9, 9)
-    assert body["opening"] == {"name": "Parallel", "moves": 2}
-    assert [entry["mistake"] for entry in body["moves"]] == [
-        entry["loss"] >= policy.MISTAKE_LOSS for entry in analysis.moves
-    ]
+    with pytest.raises(Forbidden):
+        analysis.request_analysis(player=BOB, game_id=game.pk, ply=0)
+    with pytest.raises(ServiceError) as beyond:
+        analysis.request_analysis(player=ALICE, game_id=game.pk, ply=game.ply + 1)
+    assert (beyond.value.code, beyond.value.field) == ("ply_out_of_range", "ply")
+    with pytest.raises(ServiceError) as over:
+        analysis.request_analysis(player=ALICE, game_id=game.pk, ply=game.ply)
+    assert over.value.code == "nothing_to_analyse"
+    done = analysis.request_analysis(player=ALICE, game_id=game.pk, ply=3)  # a finished game
+    assert done.ply == 3
+    assert Game.objects.get(pk=game.pk).hint_count == 0
 
 
-def test_from_twenty_empties_down_the_scores_are_exact_and_a_blunder_is_a_mistake() -> None:
-    board = read_transcript(EIGHTEEN_EMPTIES).board()
-    assert board.empties() == 18
-    best = review_move(board, Board.from_text(board.to_text()).legal_moves[0], **BUDGET)
-    blunder = review_move(board, Move.from_notation("h2"), **BUDGET)
-
-    assert best.exact
-    assert blunder.exact
-    assert best.depth == 18
-    assert (best.best, best.best_score) == (blunder.best, blunder.best_score)
-    assert float(blunder.score).is_integer()
-    assert float(best.best_score).is_integer()
-    assert blunder.loss >= policy.MISTAKE_LOSS  # h2 gives a corner away
-
-
-def test_an_imported_game_is_analysed_and_a_game_in_play_is_not(guest) -> None:
-    imported = guest.post(
-        "/api/games/import/", {"format": "txt", "text": "f5d6c3d3c4"}, format="json"
-    ).json()
-    game = Game.objects.get(public_id=imported["id"])
-    analyse_all(game)
-    body = guest.get(f"/api/games/{imported['id']}/analysis/", HTTP_ACCEPT_LANGUAGE="ja").json()
-    assert [entry["move"] for entry in body["moves"]] == ["f5", "d6", "c3", "d3", "c4"]
-    assert body["opening"] == {"name": "虎", "moves": 3}  # the tiger: f5 d6 c3
-
-    playing = guest.post("/api/games/", {"mode": "local"}, format="json").json()
-    assert guest.get(f"/api/games/{playing['id']}/analysis/").json()["status"] == "none"
-    refused = guest.post(f"/api/games/{playing['id']}/analysis/")
-    assert (refused.status_code, refused.json()["error"]["code"]) == (409, "analysis_not_finished")
+@pytest.mark.django_db
+def test_an_online_room_game_is_analysed_only_once_it_has_ended(alice, bob) -> None:
+    client, _ = alice
+    other, _ = bob
+    room = client.post("/api/rooms/", {}, format="json").json()
+    joined = other.post(f"/api/rooms/{room['code']}/join/", {}, format="json")
+    assert joined.status_code in (200, 201)
+    game_id = joined.json()["game"]["id"]
+    refused = client.post(f"/api/games/{game_id}/analysis/", {"ply": 0}, format="json")
+    assert (refused.status_code, refused.json()["error"]["code"]) == (
+        400,
+        "analysis_not_available",
+    )
 
 
-def test_a_game_finished_before_analyses_existed_can_be_queued(make_account) -> None:
-    client, alice = make_account("alice")
-    game = games.create_local_game(player=alice, variant={}, undo_allowed=False)
-    for ply, notation in enumerate(SHORT_GAME):
-        games.play_move(player=alice, game_id=game.pk, notation=notation, ply=ply)
-    GameAnalysis.objects.filter(game=game).delete()
+@pytest.mark.django_db
+def test_the_api_checks_its_input(alice, bob) -> None:
+    client, _ = alice
+    game = client.post("/api/games/", {"mode": "local"}).json()
+    url = f"/api/games/{game['id']}/analysis/"
+    unknown = client.post(url, {"ply": 0, "depth": 3})
+    assert (unknown.status_code, unknown.json()["error"]["field"]) == (400, "depth")
+    negative = client.post(url, {"ply": -1})
+    assert (negative.status_code, negative.json()["error"]["field"]) == (400, "ply")
+    beyond = client.post(url, {"ply": 5}, HTTP_ACCEPT_LANGUAGE="ja")
+    assert (beyond.status_code, beyond.json()["error"]["field"]) == (400, "ply")
+    assert "0" in beyond.json()["error"]["message"]
+    assert "手" in beyond.json()["error"]["message"]
+    missing = client.get(url, {"ply": 0})
+    assert (missing.status_code, missing.json()["error"]["code"]) == (404, "not_found")
+    other, _ = bob
+    stranger = other.post(url, {})
+    assert (stranger.status_code, stranger.json()["error"]["code"]) == (403, "not_your_seat")
+    asked = client.post(url, {})
+    assert asked.status_code == 202
+    assert asked.json()["status"] == "pending"
+    assert asked.json()["moves"] == []
+    read = client.get(url, {"ply": 0})
+    assert (read.status_code, read.json()["ply"], read.json()["to_move"]) == (200, 0, "black")
 
-    first = client.post(f"/api/games/{game.public_id}/analysis/")
-    again = client.post(f"/api/games/{game.public_id}/analysis/")
 
-    assert (first.status_code, first.json()["status"]) == (202, "queued")
-    assert again.status_code == 202
-    assert GameAnalysis.objects.filter(game=game).count() == 1
-
-
-def test_analysis_waits_behind_every_live_search() -> None:
-    """Redis serves priority 0 first: the analysis's tasks come after every CPU level's."""
-    assert all(policy.TASK_PRIORITY_BY_LEVEL[level] < policy.ANALYSIS_PRIORITY for level in LEVELS)
+def test_a_worker_answers_an_analysis_request(live_server_url: str, alice) -> None:  # noqa: F811
+    client, _ = alice
+    headers = {"Authorization": client._credentials["HTTP_AUTHORIZATION"]}
+    http = httpx.Client(base_url=live_server_url, headers=headers, timeout=10)
+    game = http.post("/api/games/", json={"mode": "local"}).json()
+    for ply, move in enumerate(["f5", "d6", "c3"]):
+        assert http.post(f"/api/games/{game['id']}/moves/", json={"move": move, "ply": ply})
+    url = f"/api/games/{game['id']}/analysis/"
+    started = time.monotonic()
+    asked = http.post(url, json={"ply": 1})
+    assert asked.status_code == 202
+    assert time.monotonic() - started < 5
+    deadline = time.monotonic() + REPLY_TIMEOUT
+    while (shown := http.get(url, params={"ply": 1}).json())["status"] != "done":
+        assert time.monotonic() < deadline, shown
+        time.sleep(0.5)
+    assert shown["to_move"] == "white"
+    assert shown["depth"] >= 1
+    expected = Board.from_moves(None, ["f5"]).legal_moves
+    assert sorted(m["move"] for m in shown["moves"]) == sorted(map(str, expected))

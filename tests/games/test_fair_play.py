@@ -5,7 +5,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.accounts.models import RatingChange
-from games.models import Game
+from games.models import Game, PositionAnalysis
 from games.services import cpu
 from tests.games.conftest import BLACK_WIPES_OUT
 
@@ -31,6 +31,22 @@ def test_a_rated_cpu_game_offers_neither_hints_nor_undo(alice) -> None:
     assert (hint.status_code, hint.json()["error"]["code"]) == (400, "rated_no_hint")
     assert (undo.status_code, undo.json()["error"]["code"]) == (400, "rated_no_undo")
     assert Game.objects.filter(hint_count=0, undo_count=0, hint__isnull=True).count() == 1
+
+
+def test_a_position_analysis_counts_as_a_hint_so_a_rated_game_refuses_it(alice) -> None:
+    client, _ = alice
+    rated = create(client, mode="cpu", rated=True)
+    casual = create(client, mode="cpu", rated=False)
+
+    refused = client.post(f"/api/games/{rated['id']}/analysis/", {}, format="json")
+    asked = client.post(f"/api/games/{casual['id']}/analysis/", {}, format="json")
+
+    assert (refused.status_code, refused.json()["error"]["code"]) == (400, "rated_no_hint")
+    assert asked.status_code == 202
+    assert list(PositionAnalysis.objects.values_list("game__public_id", flat=True)) == [
+        casual["id"]
+    ]
+    assert Game.objects.get(public_id=rated["id"]).hint_count == 0
 
 
 def test_a_rated_game_cannot_be_created_with_undo_nor_a_hot_seat_game_rated(alice) -> None:

@@ -7,7 +7,7 @@ from rest_framework.test import APIClient
 
 from ai_worker.engine import Board
 from ai_worker.engine.records import read_obf, read_transcript, write_obf
-from games.models import Game, GameAnalysis
+from games.models import Game, GameReview
 from games.services import rooms
 
 pytestmark = pytest.mark.django_db
@@ -34,7 +34,7 @@ def test_a_transcript_imports_as_a_finished_game_with_its_analysis_queued(guest)
     assert "".join(state["moves"]) == TIGER
     assert state["result"] is None  # the record stops before the end
     game = Game.objects.get(public_id=state["id"])
-    assert GameAnalysis.objects.get(game=game).status == "queued"
+    assert GameReview.objects.get(game=game).status == "queued"
     exported = guest.get(f"/api/games/{state['id']}/export/?format=txt").content.decode()
     assert exported.strip() == TIGER
 

@@ -1,8 +1,8 @@
 // The review of a finished game: the move list to step through (buttons, arrow keys, Home and
 // End), the position at any ply (shareable as ?ply=n), the analysis's score graph with the
-// mistakes marked, and the opening's name. Everything shown comes from the analysis API
+// mistakes marked, and the opening's name. Everything shown comes from the review API
 // (scores, mistakes and the board after each move): this module computes no rule.
-import { graphPoints, plyFromQuery } from "./analysis.js";
+import { graphPoints, plyFromQuery } from "./reviewgraph.js";
 import { api } from "./api.js";
 import { colorName, t } from "./i18n.js";
 
@@ -40,7 +40,7 @@ export class GameReview {
   }
 
   async load() {
-    this.analysis = await api("GET", `/api/games/${this.gameId}/analysis/`);
+    this.analysis = await api("GET", `/api/games/${this.gameId}/review/`);
     this.drawStatus();
     this.drawList();
     this.drawGraph();

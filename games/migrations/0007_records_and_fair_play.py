@@ -1,6 +1,6 @@
 """Records and fair play (issue 14 §3-5): games get a ``start_position`` (a game started from a
 position, or imported), imported games a mode and their seats a ``name``, finished games an
-analysis (``GameAnalysis``); and games get a ``rated`` flag (issue 10 fair play): rated games
+review (``GameReview``); and games get a ``rated`` flag (issue 10 fair play): rated games
 offer neither hints nor undo. Existing room games (which never offered either) stay rated, as they were; existing
 games versus the CPU (which offered both) become casual."""
 
@@ -13,7 +13,7 @@ def rate_existing_rooms(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("games", "0005_game_public_id")]
+    dependencies = [("games", "0006_position_analysis")]
 
     operations = [
         migrations.AddField(
@@ -52,7 +52,7 @@ class Migration(migrations.Migration):
             ),
         ),
         migrations.CreateModel(
-            name="GameAnalysis",
+            name="GameReview",
             fields=[
                 (
                     "id",
@@ -76,7 +76,7 @@ class Migration(migrations.Migration):
                     "game",
                     models.OneToOneField(
                         on_delete=django.db.models.deletion.CASCADE,
-                        related_name="analysis",
+                        related_name="review",
                         to="games.game",
                     ),
                 ),

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { blackScore, graphPoints, plyFromQuery } from "../../games/static/games/js/analysis.js";
+import { blackScore, graphPoints, plyFromQuery } from "../../games/static/games/js/reviewgraph.js";
 
 test("a score is shown from black's side", () => {
   assert.equal(blackScore({ color: "black", score: 6 }), 6);
