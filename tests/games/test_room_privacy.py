@@ -278,7 +278,8 @@ def test_the_schema_types_game_ids_as_public_ids() -> None:
         for parameter in operation.get("parameters", [])
         if parameter["in"] == "path"
     ]
-    assert len(parameters) == 9  # state, moves, undo, hint, resign, takeover, export, analysis x2
+    # state, moves, undo, hint, resign, takeover, export, analysis x2, review x2
+    assert len(parameters) == 11
     for parameter in parameters:
         assert parameter["name"] == "public_id"
         assert parameter["schema"]["type"] == "string"
