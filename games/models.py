@@ -42,6 +42,16 @@ class Game(models.Model):
     hint = models.JSONField(null=True, blank=True)
     seed = models.BigIntegerField()
     cpu_queued_at = models.DateTimeField(null=True, blank=True)
+    # Clocks (``games.services.clocks``): the time control ("" untimed), each colour's time left
+    # in milliseconds when the current turn started, when it started, and when the player to
+    # move runs out of time (the server ends the game on time then).
+    time_control = models.CharField(max_length=16, blank=True)
+    rated = models.BooleanField(default=False)
+    clock_ms = models.JSONField(null=True, blank=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    flag_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # The colour that offers a draw (2 players), until the other accepts, declines or moves.
+    draw_offer = models.PositiveSmallIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -97,6 +107,8 @@ class Move(models.Model):
     notation = models.CharField(max_length=8)
     color = models.PositiveSmallIntegerField()
     flipped = models.JSONField(default=list)
+    # In a timed game: each colour's time left in milliseconds after this move (increment added).
+    clock_ms = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -1,7 +1,7 @@
 """The service's own rules, which are not the game's (those belong to the engine): when a seat
-may be taken over, when a CPU turn counts as lost, how CPU tasks are prioritised (the levels
-themselves are ``ai_worker.levels``). Services enforce them; presenters tell the page what
-follows from them."""
+may be taken over, when a CPU turn counts as lost, how CPU and flag tasks are prioritised (the
+levels themselves are ``ai_worker.levels``), when a game may be aborted or drawn by agreement.
+Services enforce them; presenters tell the page what follows from them."""
 
 from datetime import datetime, timedelta
 
@@ -15,7 +15,24 @@ CPU_TURN_STALLED_AFTER = timedelta(seconds=60)  # a CPU turn without its move is
 # game waits only for the quick tasks already queued, never starves.
 TASK_PRIORITY_BY_LEVEL = {EASY: 0, NORMAL: 3, STRONG: 6}
 
+# Clocks: the flag check of a turn is a task due at the flag (first in the queue); flags further
+# off than the horizon (correspondence) are found by the periodic sweep, which also catches a
+# lost check. The Redis broker redelivers a delayed task after its visibility timeout (1 h).
+FLAG_TASK_PRIORITY = 0
+FLAG_TASK_HORIZON = timedelta(minutes=30)
+FLAG_SWEEP_SECONDS = 15.0
+
 
 def takeover_allowed_at(absent_since: datetime) -> datetime:
     """When the CPU may take the seat of a player away since ``absent_since``."""
     return absent_since + ABSENCE_BEFORE_TAKEOVER
+
+
+def abort_allowed(mode: str, players: int, moved: set[int]) -> bool:
+    """A room game may be aborted (ended uncounted) until every colour has placed a disc."""
+    return mode == "room" and len(moved) < players
+
+
+def draw_offers_allowed(mode: str, players: int, people: int) -> bool:
+    """Draws are offered and agreed between the two people of a 2-player room game."""
+    return mode == "room" and players == 2 and people == 2

@@ -5,16 +5,18 @@ are checked against them (``games.api.serializers``), the websocket sends them, 
 draws them. Every page address comes from ``page_url`` (``reverse()``).
 """
 
+from datetime import datetime
 from typing import Any, Literal, TypedDict
 
 from django.urls import reverse
 from django.utils import timezone
 
 from ai_worker.engine import COLOR_NAMES, PASS, Board, Outcome
-from games import policy
+from games import policy, selectors
 from games.identity import Player
 from games.models import Game, Room, Seat
 from games.models import Move as MoveRecord
+from games.shared.time_controls import TimeControl
 
 PASS_NOTATION = str(PASS)
 
@@ -72,16 +74,36 @@ class RoomSummary(TypedDict):
     rematch: RoomLink | None
 
 
+ResultReason = Literal["end", "resign", "time", "agreement", "aborted"]
+
+
 class GameResult(TypedDict):
-    reason: Literal["end", "resign"]
+    reason: ResultReason
     discs: dict[str, int]
     empties: int
     tournament: dict[str, int] | None
     winner: str | None
     draw: bool
     resigned: str | None
+    flagged: str | None
     undos: int
     hints: int
+
+
+class ClockState(TypedDict):
+    """A timed game's clocks: each colour's time left when the state was built (``server_time``
+    of the state), the one running (the player to move), and when they run out."""
+
+    time_control: str
+    speed: str
+    remaining_ms: dict[str, int]
+    running: str | None
+    flag_at: str | None
+
+
+class DrawState(TypedDict):
+    allowed: bool
+    offered_by: str | None
 
 
 class GameState(TypedDict):
@@ -106,6 +128,10 @@ class GameState(TypedDict):
     seats: list[SeatState]
     you: list[str]
     room: RoomSummary | None
+    clock: ClockState | None
+    rated: bool
+    draw: DrawState
+    abort_allowed: bool
     server_time: str
     created_at: str
     updated_at: str
@@ -121,7 +147,8 @@ class RoomState(TypedDict):
 
 class GameEvent(TypedDict):
     """A change pushed to a game's viewers (``type``: created, started, joined, move, undo,
-    hint, resign, presence, takeover, rematch); ``state`` is the game after it."""
+    hint, resign, time, abort, draw_offer, draw_declined, draw, presence, takeover, rematch);
+    ``state`` is the game after it."""
 
     type: str
     ply: int
@@ -190,6 +217,9 @@ def _seats_state(game: Game, *, board: Board | None, viewer: Player | None) -> G
     active = game.status == Game.Status.ACTIVE
     room = room_of(game)
     counts = board.counts()
+    now = timezone.now()
+    human_seats = sum(seat.kind == Seat.Kind.HUMAN for seat in seats)
+    moved = {entry.color for entry in record if entry.notation != PASS_NOTATION}
     return {
         "id": game.public_id,
         "url": page_url(game),
@@ -212,7 +242,14 @@ def _seats_state(game: Game, *, board: Board | None, viewer: Player | None) -> G
         "seats": [_seat_state(seat, takeover=active and room is not None) for seat in seats],
         "you": [COLOR_NAMES[seat.color] for seat in seats if viewer and viewer.holds(seat)],
         "room": _room_summary(room),
-        "server_time": timezone.now().isoformat(),
+        "clock": _clock_state(game, board, now),
+        "rated": game.rated,
+        "draw": {
+            "allowed": active and policy.draw_offers_allowed(game.mode, len(seats), human_seats),
+            "offered_by": None if game.draw_offer is None else COLOR_NAMES[game.draw_offer],
+        },
+        "abort_allowed": active and policy.abort_allowed(game.mode, len(seats), moved),
+        "server_time": now.isoformat(),
         "created_at": game.created_at.isoformat(),
         "updated_at": game.updated_at.isoformat(),
     }
@@ -256,26 +293,49 @@ def finished_result(game: Game, outcome: Outcome) -> GameResult:
         "winner": None if outcome.winner is None else COLOR_NAMES[outcome.winner],
         "draw": outcome.draw,
         "resigned": None,
+        "flagged": None,
         "undos": game.undo_count,
         "hints": game.hint_count,
     }
 
 
-def resignation_result(game: Game, board: Board, loser: int) -> GameResult:
-    """The result when ``loser`` resigns: the others are ranked by the variant's own rule (the
-    most discs, the fewest in anti-reversi); one leader wins, tied leaders draw (R4, R8)."""
+def forfeit_result(
+    game: Game, board: Board, loser: int, *, reason: Literal["resign", "time"]
+) -> GameResult:
+    """The result when ``loser`` resigns or runs out of time (and so loses): the others are
+    ranked by the variant's own rule (the most discs, the fewest in anti-reversi); one leader
+    wins, tied leaders draw (R4, R8)."""
     counts = board.counts()
-    names = COLOR_NAMES[: len(counts)]
     others = {color: count for color, count in enumerate(counts) if color != loser}
     leaders = board.variant.leaders(others)
     return {
-        "reason": "resign",
-        "discs": dict(zip(names, counts, strict=True)),
-        "empties": board.empties(),
-        "tournament": None,
+        **_unscored_result(game, board, reason),
         "winner": COLOR_NAMES[leaders[0]] if len(leaders) == 1 else None,
         "draw": len(leaders) > 1,
-        "resigned": COLOR_NAMES[loser],
+        "resigned": COLOR_NAMES[loser] if reason == "resign" else None,
+        "flagged": COLOR_NAMES[loser] if reason == "time" else None,
+    }
+
+
+def agreed_result(
+    game: Game, board: Board, *, reason: Literal["agreement", "aborted"]
+) -> GameResult:
+    """The result of a draw agreed by both players, or of a game aborted (which nobody wins and
+    which never counts)."""
+    return {**_unscored_result(game, board, reason), "draw": reason == "agreement"}
+
+
+def _unscored_result(game: Game, board: Board, reason: ResultReason) -> GameResult:
+    counts = board.counts()
+    return {
+        "reason": reason,
+        "discs": dict(zip(COLOR_NAMES[: len(counts)], counts, strict=True)),
+        "empties": board.empties(),
+        "tournament": None,
+        "winner": None,
+        "draw": False,
+        "resigned": None,
+        "flagged": None,
         "undos": game.undo_count,
         "hints": game.hint_count,
     }
@@ -288,6 +348,21 @@ def seat_name(seat: Seat) -> str | None:
     if seat.user_id is not None and seat.user is not None:
         return seat.user.get_username()
     return "Guest" if seat.guest_id else None
+
+
+def _clock_state(game: Game, board: Board, now: datetime) -> ClockState | None:
+    if not game.time_control or game.clock_ms is None:
+        return None
+    control = TimeControl.parse(game.time_control)
+    left = selectors.clock_remaining_ms(game, now) or []
+    running = game.status == Game.Status.ACTIVE and game.turn_started_at is not None
+    return {
+        "time_control": control.name,
+        "speed": control.speed,
+        "remaining_ms": dict(zip(COLOR_NAMES[: len(left)], left, strict=True)),
+        "running": COLOR_NAMES[board.turn] if running else None,
+        "flag_at": game.flag_at.isoformat() if game.flag_at else None,
+    }
 
 
 def _room_summary(room: Room | None) -> RoomSummary | None:

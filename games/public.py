@@ -42,12 +42,19 @@ class FinishedSeat:
 
 @dataclass(frozen=True)
 class FinishedGame:
-    """A game that has just finished: who sat where and who won (``winner`` None: a draw)."""
+    """A game that has just finished: who sat where and who won (``winner`` None: a draw).
+
+    ``reason``: "end" (on the board), "resign", "time" (the loser's clock ran out) or
+    "agreement" (a draw agreed); ``time_control`` ("3+2", "3d"; None untimed, see
+    ``games.shared.time_controls``) and ``rated`` are what the game was created with."""
 
     game_id: int
     hot_seat: bool
     seats: tuple[FinishedSeat, ...]
     winner: str | None
+    reason: str = "end"
+    time_control: str | None = None
+    rated: bool = False
 
 
 game_finished = Signal()

@@ -1,6 +1,7 @@
 """Read-only queries of games, rooms and CPU turns (output is built by ``games.presenters``)."""
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
@@ -109,6 +110,35 @@ def hint_job(game_id: int, ply: int) -> SearchJob | None:
         return None
     board = Board.from_text(game.position)
     return SearchJob(position=game.position, board=board, level=HINT_LEVEL, seed=game.seed + ply)
+
+
+def clock_remaining_ms(game: Game, now: datetime) -> list[int] | None:
+    """Each colour's time left at ``now`` (the player to move's clock running), or None when the
+    game is untimed."""
+    if game.clock_ms is None:
+        return None
+    clocks = list(game.clock_ms)
+    if game.turn_started_at is not None and game.status == Game.Status.ACTIVE:
+        turn = Board.from_text(game.position).turn
+        spent = max(0, round((now - game.turn_started_at).total_seconds() * 1000))
+        clocks[turn] = max(0, clocks[turn] - spent)
+    return clocks
+
+
+def flag_due(game_id: int, *, ply: int | None = None) -> bool:
+    """The cheap look before ``games.services.games.end_if_out_of_time`` locks the row: whether
+    the active game's player to move has run out of time by now or, for the flag check of
+    ``ply``, whether that turn is still on its clock."""
+    games = Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE, flag_at__isnull=False)
+    if ply is None:
+        return games.filter(flag_at__lte=timezone.now()).exists()
+    return games.filter(ply=ply).exists()
+
+
+def overdue_game_ids() -> list[int]:
+    """Active games whose player to move has run out of time by now."""
+    games = Game.objects.filter(status=Game.Status.ACTIVE, flag_at__lte=timezone.now())
+    return list(games.values_list("pk", flat=True).order_by("flag_at"))
 
 
 def stalled_cpu_game_ids() -> list[int]:

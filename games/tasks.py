@@ -1,8 +1,10 @@
-"""Celery tasks of the ``cpu`` queue: the CPU's move and the hint (thin wrappers).
+"""Celery tasks of the ``cpu`` queue: the CPU's move, the hint and the flag checks of clocks
+(thin wrappers).
 
 The search runs outside any database lock; the result is stored by a service that locks the
 game again and re-checks the ply, so a stale or repeated task does nothing. Their names are
-``games.tasks.cpu_move`` and ``games.tasks.hint`` (``games.services.events`` sends them).
+``games.tasks.cpu_move``, ``games.tasks.hint`` and ``games.tasks.flag`` (``games.services.events``
+sends them); ``games.tasks.flag_overdue_games`` runs on Celery beat.
 """
 
 import logging
@@ -12,7 +14,7 @@ from celery.signals import worker_process_init, worker_ready
 
 from ai_worker.search import choose_move, warmup
 from games import selectors
-from games.services import cpu
+from games.services import cpu, games
 
 SOFT_TIME_LIMIT = 20
 HARD_TIME_LIMIT = 30
@@ -54,3 +56,17 @@ def hint(game_id: int, ply: int) -> bool:
     return cpu.store_hint(
         game_id=game_id, ply=ply, position=job.position, notation=str(result.move)
     )
+
+
+@shared_task(soft_time_limit=SOFT_TIME_LIMIT, time_limit=HARD_TIME_LIMIT)
+def flag(game_id: int, ply: int) -> bool:
+    """The server's flag check of game ``game_id``'s turn at ``ply``, due when the mover's time
+    runs out: ends the game on time; False when that turn was played meanwhile."""
+    return games.end_if_out_of_time(game_id=game_id, ply=ply)
+
+
+@shared_task(soft_time_limit=SOFT_TIME_LIMIT, time_limit=HARD_TIME_LIMIT)
+def flag_overdue_games() -> int:
+    """Celery beat's sweep (``settings.CELERY_BEAT_SCHEDULE``): end on time every game whose
+    player to move ran out without a flag check (a lost task, or a far-off correspondence one)."""
+    return games.end_overdue_games()

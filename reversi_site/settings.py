@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 from games.community.version import app_version
+from games.policy import FLAG_SWEEP_SECONDS, FLAG_TASK_PRIORITY
 from games.shared.ids import PUBLIC_ID_SCHEMA
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -156,6 +157,18 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # CPU moves and hints go to their own queue (games.services sends them there, with a priority
 # per level); a test's worker may take a private one.
 CELERY_CPU_QUEUE = os.environ.get("CELERY_CPU_QUEUE", "cpu")
+# Celery beat (`celery -A reversi_site beat`): the safety nets that no request triggers.
+CELERY_BEAT_SCHEDULE = {
+    "flag-overdue-games": {
+        "task": "games.tasks.flag_overdue_games",
+        "schedule": FLAG_SWEEP_SECONDS,
+        "options": {"queue": CELERY_CPU_QUEUE, "priority": FLAG_TASK_PRIORITY},
+    },
+}
+
+# The time controls a room (or a seek) may be created with: "M+S" (minutes each, seconds added
+# per move) or "Nd" (days per move); see games.shared.time_controls. Tests add short ones.
+TIME_CONTROLS = env_list("REVERSI_TIME_CONTROLS", "1+0,3+2,5+3,10+0,1d,3d,7d")
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

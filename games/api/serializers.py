@@ -11,6 +11,7 @@ from ai_worker.levels import DEFAULT_LEVEL, LEVELS
 from games import presenters
 from games.models import Game, Seat
 from games.shared.api import ShapeSerializer, StrictSerializer
+from games.shared.time_controls import SPEEDS
 
 
 def _setting_field(name: str, setting: dict[str, Any]) -> serializers.Field:
@@ -95,6 +96,25 @@ class SeatSerializer(StrictSerializer):
 class RoomCreateSerializer(StrictSerializer):
     variant = VariantField()
     seats = SeatSerializer(many=True, required=False, help_text="one per colour, in turn order")
+    time_control = serializers.CharField(
+        max_length=16,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text='clocks kept by the server: "M+S" (minutes each, seconds added per move) or '
+        '"Nd" (days per move), one of the offered ones (1+0, 3+2, 5+3, 10+0, 1d, 3d, 7d); '
+        "null: untimed",
+    )
+    rated = serializers.BooleanField(
+        default=False, help_text="between accounts only, no CPU seat (ratings per time control)"
+    )
+
+
+class DrawActionSerializer(StrictSerializer):
+    action = serializers.ChoiceField(
+        choices=["offer", "accept", "decline"],
+        help_text="offer a draw, or accept or decline the opponent's offer",
+    )
 
 
 class JoinSerializer(StrictSerializer):
@@ -170,7 +190,11 @@ class RoomSummarySerializer(ShapeSerializer):
 
 class GameResultSerializer(ShapeSerializer):
     shape = presenters.GameResult
-    reason = serializers.ChoiceField(choices=["end", "resign"])
+    reason = serializers.ChoiceField(
+        choices=["end", "resign", "time", "agreement", "aborted"],
+        help_text="on the board, a resignation, a clock run out, a draw agreed, aborted "
+        "(counts for nobody)",
+    )
     discs = serializers.DictField(child=serializers.IntegerField())
     empties = serializers.IntegerField()
     tournament = serializers.DictField(
@@ -179,8 +203,33 @@ class GameResultSerializer(ShapeSerializer):
     winner = serializers.ChoiceField(choices=COLOR_NAMES, allow_null=True)
     draw = serializers.BooleanField()
     resigned = serializers.ChoiceField(choices=COLOR_NAMES, allow_null=True)
+    flagged = serializers.ChoiceField(
+        choices=COLOR_NAMES, allow_null=True, help_text="the player who ran out of time"
+    )
     undos = serializers.IntegerField()
     hints = serializers.IntegerField()
+
+
+class ClockStateSerializer(ShapeSerializer):
+    shape = presenters.ClockState
+    time_control = serializers.CharField(help_text='"3+2" (minutes + seconds per move) or "3d"')
+    speed = serializers.ChoiceField(choices=SPEEDS, help_text="the rating class")
+    remaining_ms = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="each colour's time left when the state was built (its server_time)",
+    )
+    running = serializers.ChoiceField(
+        choices=COLOR_NAMES, allow_null=True, help_text="whose clock runs (the player to move)"
+    )
+    flag_at = serializers.DateTimeField(
+        allow_null=True, help_text="when the running clock reaches zero: the server ends the game"
+    )
+
+
+class DrawStateSerializer(ShapeSerializer):
+    shape = presenters.DrawState
+    allowed = serializers.BooleanField(help_text="whether draws may be offered in this game now")
+    offered_by = serializers.ChoiceField(choices=COLOR_NAMES, allow_null=True)
 
 
 class GameStateSerializer(ShapeSerializer):
@@ -218,6 +267,12 @@ class GameStateSerializer(ShapeSerializer):
     seats = SeatStateSerializer(many=True)
     you = serializers.ListField(child=serializers.CharField(), help_text="your colours")
     room = RoomSummarySerializer(allow_null=True)
+    clock = ClockStateSerializer(allow_null=True, help_text="null in an untimed game")
+    rated = serializers.BooleanField()
+    draw = DrawStateSerializer()
+    abort_allowed = serializers.BooleanField(
+        help_text="whether a seat may abort the game now (before every colour has moved)"
+    )
     server_time = serializers.DateTimeField(
         help_text="the server's clock when it built this state (compare with takeover_at)"
     )

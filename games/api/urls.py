@@ -14,6 +14,8 @@ urlpatterns = [
     path("games/<public_id:public_id>/undo/", views.UndoView.as_view(), name="api-game-undo"),
     path("games/<public_id:public_id>/hint/", views.HintView.as_view(), name="api-game-hint"),
     path("games/<public_id:public_id>/resign/", views.ResignView.as_view(), name="api-game-resign"),
+    path("games/<public_id:public_id>/abort/", views.AbortView.as_view(), name="api-game-abort"),
+    path("games/<public_id:public_id>/draw/", views.DrawView.as_view(), name="api-game-draw"),
     path(
         "games/<public_id:public_id>/takeover/",
         views.TakeoverView.as_view(),

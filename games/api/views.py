@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 
 from games import presenters, selectors
 from games.api.serializers import (
+    DrawActionSerializer,
     GameCreateSerializer,
     GameListQuerySerializer,
     GameListSerializer,
@@ -23,7 +24,7 @@ from games.api.serializers import (
 )
 from games.identity import Player, player_from_session
 from games.models import Game
-from games.services import cpu, games, presence, rooms
+from games.services import cpu, games, offers, presence, rooms
 from games.shared.api import validated, with_errors
 
 GAMES_LISTED = 50
@@ -137,6 +138,32 @@ class ResignView(APIView):
         return Response(presenters.game_state(game, viewer=player))
 
 
+class AbortView(APIView):
+    """End a room game before every player has moved (it counts for nobody)."""
+
+    @extend_schema(request=None, responses=with_errors({200: GameStateSerializer}, 400, 403, 404))
+    def post(self, request: Request, public_id: str) -> Response:
+        player = seated_player(request)
+        game = offers.abort(player=player, game_id=selectors.game_pk(public_id))
+        return Response(presenters.game_state(game, viewer=player))
+
+
+class DrawView(APIView):
+    """Offer a draw to the other player of a 2-player room game, or accept or decline theirs."""
+
+    @extend_schema(
+        request=DrawActionSerializer,
+        responses=with_errors({200: GameStateSerializer}, 400, 403, 404, 409),
+    )
+    def post(self, request: Request, public_id: str) -> Response:
+        data = validated(DrawActionSerializer, request.data)
+        player = seated_player(request)
+        game = offers.draw(
+            player=player, game_id=selectors.game_pk(public_id), action=data["action"]
+        )
+        return Response(presenters.game_state(game, viewer=player))
+
+
 class TakeoverView(APIView):
     """M3: the CPU takes the seat of a player disconnected for 2 minutes."""
 
@@ -167,7 +194,13 @@ class RoomCreateView(APIView):
         seats = [
             rooms.SeatSpec(seat["kind"], seat.get("level", "")) for seat in data.get("seats", [])
         ]
-        room = rooms.create_room(player=player, variant=data["variant"], seats=seats)
+        room = rooms.create_room(
+            player=player,
+            variant=data["variant"],
+            seats=seats,
+            time_control=data["time_control"],
+            rated=data["rated"],
+        )
         return Response(presenters.room_state(room, viewer=player), status=status.HTTP_201_CREATED)
 
 

@@ -6,6 +6,7 @@ from celery import current_app
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from ai_worker.engine import Board
 from games import policy, presenters
@@ -13,6 +14,7 @@ from games.models import Game
 
 CPU_MOVE_TASK = "games.tasks.cpu_move"
 HINT_TASK = "games.tasks.hint"
+FLAG_TASK = "games.tasks.flag"
 
 
 def game_group(game_id: int) -> str:
@@ -41,3 +43,18 @@ def send_search(*, task: str, game: Game, level: str) -> None:
         "priority": policy.TASK_PRIORITY_BY_LEVEL[level],
     }
     transaction.on_commit(lambda: current_app.send_task(task, args=(game_id, ply), **options))
+
+
+def send_flag_check(*, game: Game) -> None:
+    """Queue the server's flag check of the game's current turn for its ``flag_at``, once the
+    transaction commits (a flag further off than ``policy.FLAG_TASK_HORIZON`` is left to the
+    periodic sweep: the broker holds a delayed task only that long)."""
+    game_id, ply, flag_at = game.pk, game.ply, game.flag_at
+    if flag_at is None or flag_at - timezone.now() > policy.FLAG_TASK_HORIZON:
+        return
+    options = {
+        "queue": settings.CELERY_CPU_QUEUE,
+        "priority": policy.FLAG_TASK_PRIORITY,
+        "eta": flag_at,
+    }
+    transaction.on_commit(lambda: current_app.send_task(FLAG_TASK, args=(game_id, ply), **options))

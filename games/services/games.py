@@ -15,16 +15,19 @@ from ai_worker.engine import (
     Variant,
     VariantError,
 )
-from games import presenters
+from games import presenters, selectors
 from games.identity import Player
 from games.models import Game, Seat
 from games.models import Move as MoveRecord
 from games.public import FinishedGame, FinishedSeat, game_finished
-from games.services import presence, steps
+from games.services import clocks, presence, steps
 from games.shared.errors import Conflict, ServiceError
+from games.shared.time_controls import TimeControl
 
-# The fields a move (and the passes and the end that may follow) changes.
-PLAY_FIELDS = ("ply", "position", "status", "result", "hint")
+# The fields a move (and the passes, the clocks and the end that may follow) changes.
+PLAY_FIELDS = ("ply", "position", "status", "result", "hint", "draw_offer", *clocks.CLOCK_FIELDS)
+# The fields the end of a game changes.
+END_FIELDS = ("status", "result", "hint", "draw_offer", *clocks.CLOCK_FIELDS)
 
 
 def create_cpu_game(
@@ -76,19 +79,22 @@ def parse_variant(*, data: object, seed: int) -> Variant:
 
 
 def play_move(*, player: Player, game_id: int, notation: str, ply: int) -> Game:
-    """A person's move at ``ply`` (the ply their client saw); passes that follow are automatic."""
+    """A person's move at ``ply`` (the ply their client saw); passes that follow are automatic.
+
+    A move after the mover's flag is refused (``out_of_time``), and the game ends on time."""
+    end_if_out_of_time(game_id=game_id)
     with transaction.atomic():
         game = steps.locked_game(game_id=game_id)
         mine = steps.colors_of(game=game, player=player)
+        require_time_left(game=game)
         steps.require_active(game=game)
         if ply != game.ply:
             raise Conflict("stale_ply", field="ply", ply=game.ply, sent=ply)
         board = Board.from_text(game.position)
         if board.turn not in mine:
             raise ServiceError("not_your_turn", field="move", color=COLOR_NAMES[board.turn])
-        record(game=game, board=board, move=parse_move(notation=notation))
+        play(game=game, board=board, move=parse_move(notation=notation))
         presence.mark_seen(game=game, player=player)
-        settle(game=game, board=board)
         steps.commit(game=game, board=board, kind="move", fields=PLAY_FIELDS)
     return game
 
@@ -132,28 +138,80 @@ def undo_move(*, player: Player, game_id: int) -> Game:
 
 def resign(*, player: Player, game_id: int) -> Game:
     """G3: the player's seat (the one to move, in a hot-seat game) gives up; the game ends."""
+    end_if_out_of_time(game_id=game_id)
     with transaction.atomic():
         game = steps.locked_game(game_id=game_id)
         mine = steps.colors_of(game=game, player=player)
         steps.require_active(game=game)
         board = Board.from_text(game.position)
         loser = board.turn if board.turn in mine else min(mine)
-        finish(game=game, result=presenters.resignation_result(game, board, loser))
-        steps.commit(game=game, board=board, kind="resign", fields=("status", "result", "hint"))
+        finish(game=game, result=presenters.forfeit_result(game, board, loser, reason="resign"))
+        steps.commit(game=game, board=board, kind="resign", fields=END_FIELDS)
     return game
+
+
+def end_if_out_of_time(*, game_id: int, ply: int | None = None) -> bool:
+    """The server's flag: end the game on time when the player to move has run out (at ``ply``,
+    when given: a flag check of a turn since played does nothing). Returns whether it ended.
+
+    A check that arrives before the flag is due (a timer firing early) schedules itself again."""
+    if not selectors.flag_due(game_id, ply=ply):
+        return False
+    with transaction.atomic():
+        game = steps.locked_game(game_id=game_id)
+        if ply is not None and game.ply != ply:
+            return False
+        if not clocks.out_of_time(game, timezone.now()):
+            clocks.reschedule(game=game)
+            return False
+        board = Board.from_text(game.position)
+        loser = board.turn
+        finish(game=game, result=presenters.forfeit_result(game, board, loser, reason="time"))
+        assert game.clock_ms is not None
+        game.clock_ms[loser] = 0
+        steps.commit(game=game, board=board, kind="time", fields=END_FIELDS)
+    return True
+
+
+def end_overdue_games() -> int:
+    """The safety net of lost or far-off flag checks: end on time every active game whose player
+    to move has run out; returns how many ended."""
+    return sum(end_if_out_of_time(game_id=game_id) for game_id in selectors.overdue_game_ids())
+
+
+def require_time_left(*, game: Game) -> None:
+    """Refuse a move of a game that ended on time, or whose player to move has run out."""
+    ended_on_time = game.result is not None and game.result["reason"] == "time"
+    if ended_on_time or clocks.out_of_time(game, timezone.now()):
+        board = Board.from_text(game.position)
+        loser = game.result["flagged"] if game.result else COLOR_NAMES[board.turn]
+        raise Conflict("out_of_time", field="move", color=loser)
 
 
 # --- the steps of play shared with rooms and CPU turns ----------------------------------------
 
 
-def new_game(*, mode: str, variant: Variant, seed: int, undo_allowed: bool) -> Game:
-    return Game.objects.create(
+def new_game(
+    *,
+    mode: str,
+    variant: Variant,
+    seed: int,
+    undo_allowed: bool,
+    control: TimeControl | None = None,
+    rated: bool = False,
+) -> Game:
+    """A new game row (not started); ``control`` its clocks, if timed."""
+    game = Game(
         mode=mode,
         variant=variant.to_json(),
         position=Board(variant).to_text(),
         seed=seed,
         undo_allowed=undo_allowed,
+        rated=rated,
     )
+    clocks.set_up(game=game, control=control, players=variant.players)
+    game.save()
+    return game
 
 
 def new_human_seat(*, game: Game, color: int, player: Player) -> Seat:
@@ -172,6 +230,7 @@ def start(*, game: Game) -> None:
     game.status = Game.Status.ACTIVE
     board = Board.from_text(game.position)
     settle(game=game, board=board)
+    clocks.run(game=game, board=board, now=timezone.now())
     steps.commit(game=game, board=board, kind="started", fields=PLAY_FIELDS)
 
 
@@ -180,6 +239,19 @@ def parse_move(*, notation: str) -> Move:
         return Move.from_notation(notation)
     except IllegalMoveError as error:
         raise ServiceError(error.code, field="move", move=notation) from error
+
+
+def play(*, game: Game, board: Board, move: Move) -> None:
+    """The player to move plays ``move``: their clock pressed, the move recorded, a draw offer
+    of the opponent's declined, the passes and the end that follow, the next clock started."""
+    now = timezone.now()
+    mover = board.turn
+    clocks.press(game=game, color=mover, now=now)
+    record(game=game, board=board, move=move)
+    if game.draw_offer is not None and game.draw_offer != mover:
+        game.draw_offer = None
+    settle(game=game, board=board)
+    clocks.run(game=game, board=board, now=now)
 
 
 def record(*, game: Game, board: Board, move: Move) -> None:
@@ -192,7 +264,12 @@ def record(*, game: Game, board: Board, move: Move) -> None:
     flipped = [] if move.is_pass else [str(square) for square in board.flips_for(move)]
     board.push(move)
     MoveRecord.objects.create(
-        game=game, ply=game.ply, notation=str(move), color=color, flipped=flipped
+        game=game,
+        ply=game.ply,
+        notation=str(move),
+        color=color,
+        flipped=flipped,
+        clock_ms=game.clock_ms,
     )
     game.ply += 1
     game.position = board.to_text()
@@ -208,10 +285,15 @@ def settle(*, game: Game, board: Board) -> None:
 
 
 def finish(*, game: Game, result: presenters.GameResult) -> None:
-    """End the game with ``result`` and tell the other apps (``game_finished``, e.g. ratings)."""
+    """End the game with ``result`` and tell the other apps (``game_finished``, e.g. ratings);
+    an aborted game is told to nobody (it never counts)."""
+    clocks.stop(game=game, now=timezone.now())
     game.status = Game.Status.FINISHED
     game.result = result
     game.hint = None
+    game.draw_offer = None
+    if result["reason"] == "aborted":
+        return
     seats = tuple(
         FinishedSeat(
             color=COLOR_NAMES[seat.color],
@@ -225,5 +307,8 @@ def finish(*, game: Game, result: presenters.GameResult) -> None:
         hot_seat=game.mode == Game.Mode.LOCAL,
         seats=seats,
         winner=None if result["draw"] else result["winner"],
+        reason=result["reason"],
+        time_control=game.time_control or None,
+        rated=game.rated,
     )
     game_finished.send(sender=Game, finished=finished)

@@ -9,8 +9,9 @@ from django.utils import timezone
 from ai_worker.engine import Board, Variant
 from games.identity import Player
 from games.models import Game, Room, Seat
-from games.services import games, steps
+from games.services import clocks, games, steps
 from games.shared.errors import Conflict, Forbidden, NotFound, ServiceError
+from games.shared.time_controls import TimeControl, TimeControlError, offered_time_controls
 
 
 @dataclass(frozen=True)
@@ -21,18 +22,40 @@ class SeatSpec:
     level: str = ""
 
 
-def create_room(*, player: Player, variant: object, seats: list[SeatSpec] | None) -> Room:
-    """M3/M4: a room whose creator takes the first person's seat; others join by its URL."""
+def create_room(
+    *,
+    player: Player,
+    variant: object,
+    seats: list[SeatSpec] | None,
+    time_control: str | None = None,
+    rated: bool = False,
+) -> Room:
+    """M3/M4: a room whose creator takes the first person's seat; others join by its URL.
+
+    ``time_control`` (one of ``settings.TIME_CONTROLS``) gives it clocks; a ``rated`` room is
+    played between accounts only (no CPU seat, no guest)."""
     seed = steps.new_seed()
     parsed = games.parse_variant(data=variant, seed=seed)
+    control = parse_time_control(text=time_control)
     specs = seats if seats else [SeatSpec(Seat.Kind.HUMAN)] * parsed.players
     if len(specs) != parsed.players:
         raise ServiceError("seat_count", field="seats", players=parsed.players, seats=len(specs))
     if all(spec.kind == Seat.Kind.CPU for spec in specs):
         raise ServiceError("no_person_seat", field="seats")
+    if rated and any(spec.kind == Seat.Kind.CPU for spec in specs):
+        raise ServiceError("rated_needs_people", field="rated")
+    if rated:
+        require_account(player=player)
     creator = next(index for index, spec in enumerate(specs) if spec.kind == Seat.Kind.HUMAN)
     with transaction.atomic():
-        game = games.new_game(mode=Game.Mode.ROOM, variant=parsed, seed=seed, undo_allowed=False)
+        game = games.new_game(
+            mode=Game.Mode.ROOM,
+            variant=parsed,
+            seed=seed,
+            undo_allowed=False,
+            control=control,
+            rated=rated,
+        )
         for index, spec in enumerate(specs):
             if index == creator:
                 games.new_human_seat(game=game, color=index, player=player)
@@ -64,6 +87,8 @@ def join_room(*, player: Player, code: str, color: str | None = None) -> Room:
         seats = list(game.seats.all())
         if any(player.holds(seat) for seat in seats):
             return room
+        if game.rated:
+            require_account(player=player)
         free = [seat for seat in seats if not seat.is_taken]
         if color is not None:
             seat = seats[steps.color_index(color=color, players=len(seats))]
@@ -106,6 +131,8 @@ def rematch_room(*, player: Player, code: str) -> tuple[Room, bool]:
             variant=Variant.from_json(game.variant),
             seed=steps.new_seed(),
             undo_allowed=False,
+            control=clocks.time_control(game),
+            rated=game.rated,
         )
         for seat in seats:
             Seat.objects.create(
@@ -128,6 +155,26 @@ def rematch_room(*, player: Player, code: str) -> tuple[Room, bool]:
         games.start(game=new_game)
         steps.commit(game=game, board=Board.from_text(game.position), kind="rematch")
     return new_room, True
+
+
+def parse_time_control(*, text: str | None) -> TimeControl | None:
+    """The offered time control written ``text`` (None: untimed); ``bad_time_control`` else."""
+    if text is None:
+        return None
+    try:
+        return TimeControl.offered(text)
+    except TimeControlError as error:
+        raise ServiceError(
+            "bad_time_control",
+            field="time_control",
+            choices=", ".join(offered_time_controls()),
+        ) from error
+
+
+def require_account(*, player: Player) -> None:
+    """Rated games are played by accounts: a guest is refused."""
+    if player.user_id is None:
+        raise Forbidden("rated_needs_account", field="rated")
 
 
 def _new_room_code() -> str:

@@ -39,6 +39,13 @@ MESSAGES: Mapping[str, Promise] = {
     "takeover_not_available": _("Only room games have absent players."),
     "not_an_opponent": _("The %(color)s seat is not another person's."),
     "player_present": _("The %(color)s player is connected."),
+    "bad_time_control": _("Choose one of these time controls: %(choices)s."),
+    "rated_needs_people": _("A rated game is played by people only: remove the CPU seats."),
+    "rated_needs_account": _("Rated games are for signed-in players: sign up or log in."),
+    "out_of_time": _("Too late: %(color)s ran out of time and the game is over."),
+    "abort_not_allowed": _("A game can be aborted only before every player has moved."),
+    "draw_not_available": _("Draws are agreed between the two players of an online game."),
+    "no_draw_offer": _("Your opponent has not offered a draw."),
     "player_recently_left": _(
         "The %(color)s player left %(away)d s ago; the CPU may take over after %(limit)d s."
     ),
