@@ -6,9 +6,11 @@ from collections.abc import Mapping
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from ai_worker.levels import EASY, NORMAL, STRONG
 from games.shared.errors import COLOR_LABELS
+from games.shared.time_controls import TimeControl
 
 LABELS: Mapping[str, Promise | str] = {
     "variant.players": _("Players"),
@@ -39,6 +41,16 @@ OPPONENT_LABELS: Mapping[str, Promise] = {
 }
 
 RANDOM_LABEL = _("Random")
+
+
+def time_control_label(name: str) -> str:
+    """How a time control is shown: "3 min + 2 s", "3 days per move" (in the active language)."""
+    control = TimeControl.parse(name)
+    if control.days_per_move is not None:
+        days = control.days_per_move
+        return ngettext("%(days)d day per move", "%(days)d days per move", days) % {"days": days}
+    minutes, seconds = name.split("+")
+    return _("%(minutes)s min + %(seconds)s s") % {"minutes": minutes, "seconds": seconds}
 
 
 def label(key: str) -> str:

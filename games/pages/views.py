@@ -8,7 +8,9 @@ from games import selectors
 from games.community.pages import counts_page_view
 from games.community.selectors import site_counters
 from games.shared.errors import NotFound
+from games.shared.time_controls import offered_time_controls
 
+from .labels import time_control_label
 from .setup import setup_form
 from .strings import client_strings
 
@@ -21,6 +23,9 @@ def setup(request: HttpRequest) -> HttpResponse:
         "strings": client_strings(),
         "counters": site_counters(),
         "form": setup_form(),
+        "time_controls": [
+            {"value": name, "label": time_control_label(name)} for name in offered_time_controls()
+        ],
     }
     return render(request, "games/setup.html", context)
 

@@ -70,6 +70,7 @@ function update() {
   showField("players-field", opponent !== "friend");
   showField("seats-field", opponent === "group");
   showField("undo-field", opponent === "cpu" || opponent === "local");
+  showField("clock-field", opponent === "friend" || opponent === "group");
 }
 
 function seatChoices() {
@@ -97,7 +98,7 @@ function request() {
     return ["/api/games/", { mode: "cpu", level: value("level"), color: value("color"), undo: value("undo"), variant: variant() }];
   }
   if (opponent === "local") return ["/api/games/", { mode: "local", undo: value("undo"), variant: variant() }];
-  const body = { variant: variant() };
+  const body = { variant: variant(), time_control: value("time_control") || null, rated: value("rated") };
   if (opponent === "group") {
     body.seats = ["human", ...seatChoices()].map((kind) => (kind === "cpu" ? { kind, level: value("level") } : { kind }));
   }
