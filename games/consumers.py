@@ -161,7 +161,38 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json(presenters.game_event(event["type"], state))
 
 
+@database_sync_to_async
+def _lobby_seeks(player: Player | None) -> list[presenters.SeekState]:
+    return presenters.lobby_seeks(selectors.open_seeks(), viewer=player)
+
+
+class LobbyConsumer(AsyncJsonWebsocketConsumer):
+    """A lobby viewer (``/ws/lobby/``): ``{"type": "seeks", "accepted": null, "seeks": [...]}``
+    on connect and after every change of the open seeks (``events.publish_lobby``)."""
+
+    async def connect(self) -> None:
+        await self.channel_layer.group_add(events.LOBBY_GROUP, self.channel_name)
+        await self.accept()
+        player = await _scope_player(self.scope)
+        event: presenters.LobbyEvent = {
+            "type": "seeks",
+            "accepted": None,
+            "seeks": await _lobby_seeks(player),
+        }
+        await self.send_json(event)
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(events.LOBBY_GROUP, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """The lobby is read-only over the socket (seeks are made and taken over HTTP)."""
+
+    async def lobby_event(self, message: dict[str, presenters.LobbyEvent]) -> None:
+        await self.send_json(message["event"])
+
+
 websocket_urlpatterns = [
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
     path("ws/games/<public_id:public_id>/", GameConsumer.as_asgi()),
     re_path(r"", refuse_with_not_found),  # type: ignore[arg-type]  # an ASGI app, as Channels allows
 ]

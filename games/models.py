@@ -148,3 +148,20 @@ class Room(models.Model):
             Game.Status.ACTIVE: "playing",
             Game.Status.FINISHED: "finished",
         }[Game.Status(self.game.status)]
+
+
+class Seek(models.Model):
+    """A room offered in the lobby to anyone (issue 14 §1): listed while its game waits for
+    players; accepting it takes a free seat of the room, and the last one starts the game."""
+
+    public_id = models.CharField(
+        max_length=PUBLIC_ID_LENGTH, unique=True, default=new_public_id, editable=False
+    )
+    room = models.OneToOneField(Room, on_delete=models.CASCADE, related_name="seek")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at"]
+
+    def __str__(self) -> str:
+        return f"Seek {self.public_id}"

@@ -5,6 +5,7 @@ are checked against them (``games.api.serializers``), the websocket sends them, 
 draws them. Every page address comes from ``page_url`` (``reverse()``).
 """
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any, Literal, TypedDict
 
@@ -14,7 +15,7 @@ from django.utils import timezone
 from ai_worker.engine import COLOR_NAMES, PASS, Board, Outcome
 from games import policy, selectors
 from games.identity import Player
-from games.models import Game, Room, Seat
+from games.models import Game, Room, Seat, Seek
 from games.models import Move as MoveRecord
 from games.shared.time_controls import TimeControl
 
@@ -154,6 +155,34 @@ class GameEvent(TypedDict):
     ply: int
     version: int
     state: GameState
+
+
+class SeekState(TypedDict):
+    """A seek of the lobby: ``color`` the seeker's; ``mine`` whether the viewer holds a seat in
+    it (the seeker, or at a 3-4 player table someone who accepted), and only then ``url``, its
+    room's page, where the game is played."""
+
+    id: str
+    variant: dict[str, Any]
+    players: int
+    open_seats: int
+    color: str
+    time_control: str | None
+    speed: str | None
+    rated: bool
+    by: str
+    created_at: str
+    mine: bool
+    url: str | None
+
+
+class LobbyEvent(TypedDict):
+    """The lobby's open seeks, pushed to every lobby viewer after each change; ``accepted``:
+    the seek whose game has just started (its seeker's page goes to the game)."""
+
+    type: str
+    accepted: str | None
+    seeks: list[SeekState]
 
 
 def page_url(game: Game) -> str:
@@ -338,6 +367,51 @@ def _unscored_result(game: Game, board: Board, reason: ResultReason) -> GameResu
         "flagged": None,
         "undos": game.undo_count,
         "hints": game.hint_count,
+    }
+
+
+class QuickPairing(TypedDict):
+    """Quick pairing's answer: a game started with someone's seek (``room``'s game), or a seek
+    of yours now waits in the lobby (``seek``)."""
+
+    started: bool
+    seek: SeekState | None
+    room: RoomState
+
+
+def lobby_seeks(seeks: Iterable[Seek], *, viewer: Player | None) -> list[SeekState]:
+    """The open seeks as ``viewer`` sees them (their own with the room's link)."""
+    return [_seek_state(seek, viewer) for seek in seeks]
+
+
+def _seek_state(seek: Seek, viewer: Player | None) -> SeekState:
+    room = seek.room
+    game = room.game
+    seats = list(game.seats.all())
+    owner = next(
+        (
+            seat
+            for seat in seats
+            if seat.is_taken
+            and (seat.user_id, seat.guest_id) == (room.owner_user_id, room.owner_guest_id)
+        ),
+        None,
+    )
+    mine = viewer is not None and any(viewer.holds(seat) for seat in seats)
+    control = TimeControl.parse(game.time_control) if game.time_control else None
+    return {
+        "id": seek.public_id,
+        "variant": game.variant,
+        "players": len(seats),
+        "open_seats": sum(not seat.is_taken for seat in seats),
+        "color": COLOR_NAMES[owner.color] if owner else "black",
+        "time_control": control.name if control else None,
+        "speed": control.speed if control else None,
+        "rated": game.rated,
+        "by": room.owner_user.get_username() if room.owner_user else "Guest",
+        "created_at": seek.created_at.isoformat(),
+        "mine": mine,
+        "url": room_url(room) if mine else None,
     }
 
 

@@ -9,7 +9,7 @@ from django.utils import timezone
 from ai_worker.engine import COLOR_NAMES, Board, Variant
 from ai_worker.levels import HINT_LEVEL
 from games.identity import Player
-from games.models import Game, Room, Seat
+from games.models import Game, Room, Seat, Seek
 from games.policy import CPU_TURN_STALLED_AFTER
 from games.shared.errors import NotFound
 from games.shared.ids import is_public_id
@@ -61,6 +61,29 @@ def games_of(player: Player | None, *, status: str | None = None) -> QuerySet[Ga
     if status:
         games = games.filter(status=status)
     return games.order_by("-updated_at")
+
+
+def open_seeks() -> QuerySet[Seek]:
+    """The seeks in the lobby (their game waiting for players), oldest first, with what
+    ``games.presenters.lobby_seeks`` reads."""
+    return (
+        Seek.objects.filter(room__game__status=Game.Status.WAITING)
+        .select_related("room__game", "room__owner_user")
+        .prefetch_related(Prefetch("room__game__seats", queryset=Seat.objects.all()))
+        .order_by("created_at")
+    )
+
+
+def matching_seek_ids(player: Player, *, time_control: str | None, rated: bool) -> list[str]:
+    """Open seeks of the standard game (8x8, 2 players) from others with this time control and
+    rating kind (quick pairing's candidates), oldest first."""
+    seeks = open_seeks().filter(
+        room__game__time_control=time_control or "",
+        room__game__rated=rated,
+        room__game__variant=Variant().to_json(),
+    )
+    mine = Seat.objects.filter(player.seat_filter).values("game_id")
+    return list(seeks.exclude(room__game__in=mine).values_list("public_id", flat=True))
 
 
 def viewer_colors(game: Game, player: Player | None) -> list[str]:

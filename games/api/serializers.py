@@ -110,6 +110,24 @@ class RoomCreateSerializer(StrictSerializer):
     )
 
 
+class SeekCreateSerializer(StrictSerializer):
+    variant = VariantField()
+    color = serializers.ChoiceField(
+        choices=[*COLOR_NAMES, "random"], default="random", help_text="the seeker's seat"
+    )
+    time_control = serializers.CharField(
+        max_length=16, required=False, allow_null=True, default=None, help_text="as for a room"
+    )
+    rated = serializers.BooleanField(default=False, help_text="between accounts only")
+
+
+class QuickPairingRequestSerializer(StrictSerializer):
+    time_control = serializers.CharField(
+        max_length=16, required=False, allow_null=True, default=None, help_text="as for a room"
+    )
+    rated = serializers.BooleanField(default=False)
+
+
 class DrawActionSerializer(StrictSerializer):
     action = serializers.ChoiceField(
         choices=["offer", "accept", "decline"],
@@ -291,3 +309,30 @@ class RoomStateSerializer(ShapeSerializer):
     state = serializers.ChoiceField(choices=["open", "playing", "finished"])
     rematch = RoomLinkSerializer(allow_null=True, help_text="shown to the game's seats only")
     game = GameStateSerializer()
+
+
+class SeekStateSerializer(ShapeSerializer):
+    shape = presenters.SeekState
+    id = serializers.CharField(help_text="the seek's public id")
+    variant = VariantSchema()
+    players = serializers.IntegerField()
+    open_seats = serializers.IntegerField()
+    color = serializers.ChoiceField(choices=COLOR_NAMES, help_text="the seeker's colour")
+    time_control = serializers.CharField(allow_null=True)
+    speed = serializers.ChoiceField(choices=SPEEDS, allow_null=True)
+    rated = serializers.BooleanField()
+    by = serializers.CharField(help_text="the seeker's name")
+    created_at = serializers.DateTimeField()
+    mine = serializers.BooleanField(help_text="whether you hold a seat in it")
+    url = serializers.CharField(allow_null=True, help_text="its room's page, for its seats only")
+
+
+class LobbySerializer(serializers.Serializer[Any]):
+    seeks = SeekStateSerializer(many=True)
+
+
+class QuickPairingSerializer(ShapeSerializer):
+    shape = presenters.QuickPairing
+    started = serializers.BooleanField(help_text="whether a game started with someone's seek")
+    seek = SeekStateSerializer(allow_null=True, help_text="your seek, when none matched")
+    room = RoomStateSerializer()

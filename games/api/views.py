@@ -17,14 +17,19 @@ from games.api.serializers import (
     GameListSerializer,
     GameStateSerializer,
     JoinSerializer,
+    LobbySerializer,
     MoveSerializer,
+    QuickPairingRequestSerializer,
+    QuickPairingSerializer,
     RoomCreateSerializer,
     RoomStateSerializer,
+    SeekCreateSerializer,
+    SeekStateSerializer,
     TakeoverSerializer,
 )
 from games.identity import Player, player_from_session
 from games.models import Game
-from games.services import cpu, games, offers, presence, rooms
+from games.services import cpu, games, lobby, offers, presence, rooms
 from games.shared.api import validated, with_errors
 
 GAMES_LISTED = 50
@@ -243,4 +248,78 @@ class RoomRematchView(APIView):
         return Response(
             presenters.room_state(selectors.room(room.code), viewer=player),
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
+
+
+class LobbyView(APIView):
+    """The lobby's open seeks, oldest first (live over ``/ws/lobby/``)."""
+
+    @extend_schema(responses=with_errors({200: LobbySerializer}))
+    def get(self, request: Request) -> Response:
+        viewer = request_player(request, create=False)
+        return Response({"seeks": presenters.lobby_seeks(selectors.open_seeks(), viewer=viewer)})
+
+
+class SeekCreateView(APIView):
+    """Offer a game in the lobby: a room anyone may take a seat of."""
+
+    @extend_schema(
+        request=SeekCreateSerializer, responses=with_errors({201: SeekStateSerializer}, 400, 403)
+    )
+    def post(self, request: Request) -> Response:
+        data = validated(SeekCreateSerializer, request.data)
+        player = seated_player(request)
+        seek = lobby.create_seek(
+            player=player,
+            variant=data["variant"],
+            color=data["color"],
+            time_control=data["time_control"],
+            rated=data["rated"],
+        )
+        (state,) = presenters.lobby_seeks([seek], viewer=player)
+        return Response(state, status=status.HTTP_201_CREATED)
+
+
+class SeekDetailView(APIView):
+    """Take your seek back before someone accepts it."""
+
+    @extend_schema(request=None, responses=with_errors({204: None}, 403, 404, 409))
+    def delete(self, request: Request, seek_id: str) -> Response:
+        lobby.cancel_seek(player=seated_player(request), seek_id=seek_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class SeekAcceptView(APIView):
+    """Accept a seek: take a free seat of its room; the last seat starts the game for all."""
+
+    @extend_schema(
+        request=None, responses=with_errors({200: RoomStateSerializer}, 400, 403, 404, 409)
+    )
+    def post(self, request: Request, seek_id: str) -> Response:
+        player = seated_player(request)
+        room = lobby.accept_seek(player=player, seek_id=seek_id)
+        return Response(presenters.room_state(selectors.room(room.code), viewer=player))
+
+
+class QuickPairingView(APIView):
+    """Play the first open standard seek of this time control, or offer one and wait."""
+
+    @extend_schema(
+        request=QuickPairingRequestSerializer,
+        responses=with_errors({200: QuickPairingSerializer}, 400, 403),
+    )
+    def post(self, request: Request) -> Response:
+        data = validated(QuickPairingRequestSerializer, request.data)
+        player = seated_player(request)
+        room, started = lobby.quick_pairing(
+            player=player, time_control=data["time_control"], rated=data["rated"]
+        )
+        room = selectors.room(room.code)
+        seek = None if started else presenters.lobby_seeks([room.seek], viewer=player)[0]
+        return Response(
+            {
+                "started": started,
+                "seek": seek,
+                "room": presenters.room_state(room, viewer=player),
+            }
         )

@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from ai_worker.engine import Board
-from games import policy, presenters
+from games import policy, presenters, selectors
 from games.models import Game
 
 CPU_MOVE_TASK = "games.tasks.cpu_move"
@@ -32,6 +32,26 @@ def publish(*, game: Game, kind: str, board: Board) -> None:
             group, {"type": "game.event", "event": event}
         )
     )
+
+
+LOBBY_GROUP = "lobby"
+
+
+def publish_lobby(*, accepted: str | None = None) -> None:
+    """Push the open seeks to every lobby viewer once the transaction commits (read then, so
+    the list is the committed one); ``accepted``: the seek whose game has just started."""
+
+    def send() -> None:
+        event: presenters.LobbyEvent = {
+            "type": "seeks",
+            "accepted": accepted,
+            "seeks": presenters.lobby_seeks(selectors.open_seeks(), viewer=None),
+        }
+        async_to_sync(get_channel_layer().group_send)(
+            LOBBY_GROUP, {"type": "lobby.event", "event": event}
+        )
+
+    transaction.on_commit(send)
 
 
 def send_search(*, task: str, game: Game, level: str) -> None:

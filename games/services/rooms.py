@@ -1,12 +1,13 @@
 """Friend rooms and 3-4 player rooms (M3/M4): create, join a free seat, rematch."""
 
+import random
 import secrets
 from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
 
-from ai_worker.engine import Board, Variant
+from ai_worker.engine import COLOR_NAMES, Board, Variant
 from games.identity import Player
 from games.models import Game, Room, Seat
 from games.services import clocks, games, steps
@@ -29,8 +30,10 @@ def create_room(
     seats: list[SeatSpec] | None,
     time_control: str | None = None,
     rated: bool = False,
+    color: str | None = None,
 ) -> Room:
-    """M3/M4: a room whose creator takes the first person's seat; others join by its URL.
+    """M3/M4: a room whose creator takes the first person's seat (or the ``color`` seat, a
+    colour or "random"); others join by its URL.
 
     ``time_control`` (one of ``settings.TIME_CONTROLS``) gives it clocks; a ``rated`` room is
     played between accounts only (no CPU seat, no guest)."""
@@ -47,6 +50,10 @@ def create_room(
     if rated:
         require_account(player=player)
     creator = next(index for index, spec in enumerate(specs) if spec.kind == Seat.Kind.HUMAN)
+    if color is not None:
+        creator = steps.color_index(color=color, players=parsed.players, rng=random.Random(seed))
+        if specs[creator].kind != Seat.Kind.HUMAN:
+            raise ServiceError("not_a_person_seat", field="color", color=COLOR_NAMES[creator])
     with transaction.atomic():
         game = games.new_game(
             mode=Game.Mode.ROOM,

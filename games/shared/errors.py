@@ -46,6 +46,11 @@ MESSAGES: Mapping[str, Promise] = {
     "abort_not_allowed": _("A game can be aborted only before every player has moved."),
     "draw_not_available": _("Draws are agreed between the two players of an online game."),
     "no_draw_offer": _("Your opponent has not offered a draw."),
+    "not_a_person_seat": _("The %(color)s seat is the CPU's."),
+    "seek_not_found": _("This seek is no longer in the lobby."),
+    "seek_taken": _("Someone else took this seek first."),
+    "not_your_seek": _("Only the player who offered a seek may take it back."),
+    "own_seek": _("This is your own seek: wait for someone to accept it."),
     "player_recently_left": _(
         "The %(color)s player left %(away)d s ago; the CPU may take over after %(limit)d s."
     ),
