@@ -158,9 +158,9 @@ class GameEvent(TypedDict):
 
 
 class SeekState(TypedDict):
-    """A seek of the lobby: ``color`` the seeker's; ``mine`` whether the viewer holds a seat in
-    it (the seeker, or at a 3-4 player table someone who accepted), and only then ``url``, its
-    room's page, where the game is played."""
+    """A seek of the lobby: ``color`` the seeker's; ``mine`` whether the viewer offered it,
+    ``seated`` whether they hold a seat in it (the seeker, or at a 3-4 player table someone who
+    accepted), and only then ``url``, its room's page, where the game is played."""
 
     id: str
     variant: dict[str, Any]
@@ -173,6 +173,7 @@ class SeekState(TypedDict):
     by: str
     created_at: str
     mine: bool
+    seated: bool
     url: str | None
 
 
@@ -397,7 +398,7 @@ def _seek_state(seek: Seek, viewer: Player | None) -> SeekState:
         ),
         None,
     )
-    mine = viewer is not None and any(viewer.holds(seat) for seat in seats)
+    seated = viewer is not None and any(viewer.holds(seat) for seat in seats)
     control = TimeControl.parse(game.time_control) if game.time_control else None
     return {
         "id": seek.public_id,
@@ -410,8 +411,9 @@ def _seek_state(seek: Seek, viewer: Player | None) -> SeekState:
         "rated": game.rated,
         "by": room.owner_user.get_username() if room.owner_user else "Guest",
         "created_at": seek.created_at.isoformat(),
-        "mine": mine,
-        "url": room_url(room) if mine else None,
+        "mine": seated and owner is not None and viewer is not None and viewer.holds(owner),
+        "seated": seated,
+        "url": room_url(room) if seated else None,
     }
 
 

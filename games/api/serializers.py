@@ -323,7 +323,8 @@ class SeekStateSerializer(ShapeSerializer):
     rated = serializers.BooleanField()
     by = serializers.CharField(help_text="the seeker's name")
     created_at = serializers.DateTimeField()
-    mine = serializers.BooleanField(help_text="whether you hold a seat in it")
+    mine = serializers.BooleanField(help_text="whether you offered it")
+    seated = serializers.BooleanField(help_text="whether you hold a seat in it")
     url = serializers.CharField(allow_null=True, help_text="its room's page, for its seats only")
 
 

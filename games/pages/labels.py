@@ -10,7 +10,7 @@ from django.utils.translation import ngettext
 
 from ai_worker.levels import EASY, NORMAL, STRONG
 from games.shared.errors import COLOR_LABELS
-from games.shared.time_controls import TimeControl
+from games.shared.time_controls import TimeControl, offered_time_controls
 
 LABELS: Mapping[str, Promise | str] = {
     "variant.players": _("Players"),
@@ -51,6 +51,11 @@ def time_control_label(name: str) -> str:
         return ngettext("%(days)d day per move", "%(days)d days per move", days) % {"days": days}
     minutes, seconds = name.split("+")
     return _("%(minutes)s min + %(seconds)s s") % {"minutes": minutes, "seconds": seconds}
+
+
+def time_control_choices() -> list[dict[str, str]]:
+    """The offered time controls as form choices (value and label), fastest first."""
+    return [{"value": name, "label": time_control_label(name)} for name in offered_time_controls()]
 
 
 def label(key: str) -> str:

@@ -8,9 +8,8 @@ from games import selectors
 from games.community.pages import counts_page_view
 from games.community.selectors import site_counters
 from games.shared.errors import NotFound
-from games.shared.time_controls import offered_time_controls
 
-from .labels import time_control_label
+from .labels import time_control_choices
 from .setup import setup_form
 from .strings import client_strings
 
@@ -23,11 +22,22 @@ def setup(request: HttpRequest) -> HttpResponse:
         "strings": client_strings(),
         "counters": site_counters(),
         "form": setup_form(),
-        "time_controls": [
-            {"value": name, "label": time_control_label(name)} for name in offered_time_controls()
-        ],
+        "time_controls": time_control_choices(),
     }
     return render(request, "games/setup.html", context)
+
+
+@ensure_csrf_cookie
+@counts_page_view
+def lobby(request: HttpRequest) -> HttpResponse:
+    """The lobby: open seeks listed live, a seek of your own, quick pairing."""
+    time_controls = time_control_choices()
+    strings = {
+        **client_strings(),
+        **{f"time.{choice['value']}": choice["label"] for choice in time_controls},
+    }
+    context = {"strings": strings, "form": setup_form(), "time_controls": time_controls}
+    return render(request, "games/lobby.html", context)
 
 
 @ensure_csrf_cookie

@@ -29,7 +29,8 @@ def test_a_seek_is_listed_with_its_terms_and_only_its_seeker_gets_its_room(alice
     assert (mine["rated"], mine["by"], mine["open_seats"], mine["mine"]) == (True, "alice", 1, True)
     assert mine["url"].startswith("/room/")
     (listed,) = lobby(guest)
-    assert listed["id"] == mine["id"] and listed["mine"] is False and listed["url"] is None
+    assert (listed["id"], listed["mine"], listed["seated"]) == (mine["id"], False, False)
+    assert listed["url"] is None
     game = Game.objects.get(room__seek__public_id=mine["id"])
     assert game.status == Game.Status.WAITING and game.seats.get(color=1).user is not None
 
@@ -76,7 +77,8 @@ def test_a_four_player_table_fills_from_the_lobby(make_account) -> None:
         listed = lobby(client)
         if number < 3:
             assert room["game"]["status"] == "waiting"
-            assert listed[0]["open_seats"] == 3 - number and listed[0]["mine"] is True
+            assert listed[0]["open_seats"] == 3 - number
+            assert (listed[0]["seated"], listed[0]["mine"]) == (True, False)
         else:
             assert room["game"]["status"] == "active" and listed == []
 
