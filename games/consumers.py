@@ -168,12 +168,20 @@ def _lobby_seeks(player: Player | None) -> list[presenters.SeekState]:
 
 class LobbyConsumer(AsyncJsonWebsocketConsumer):
     """A lobby viewer (``/ws/lobby/``): ``{"type": "seeks", "accepted": null, "seeks": [...]}``
-    on connect and after every change of the open seeks (``events.publish_lobby``)."""
+    on connect and after every change of the open seeks (``events.publish_lobby``); a signed-in
+    viewer also gets ``{"type": "challenge", "challenge": {...}}`` for each change of one of
+    their challenges (``events.publish_to_user``)."""
+
+    groups_joined: list[str]
 
     async def connect(self) -> None:
-        await self.channel_layer.group_add(events.LOBBY_GROUP, self.channel_name)
-        await self.accept()
         player = await _scope_player(self.scope)
+        self.groups_joined = [events.LOBBY_GROUP]
+        if player is not None and player.user_id is not None:  # its challenges come here too
+            self.groups_joined.append(events.user_group(player.user_id))
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
         event: presenters.LobbyEvent = {
             "type": "seeks",
             "accepted": None,
@@ -182,12 +190,15 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json(event)
 
     async def disconnect(self, code: int) -> None:
-        await self.channel_layer.group_discard(events.LOBBY_GROUP, self.channel_name)
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """The lobby is read-only over the socket (seeks are made and taken over HTTP)."""
 
-    async def lobby_event(self, message: dict[str, presenters.LobbyEvent]) -> None:
+    async def lobby_event(
+        self, message: dict[str, presenters.LobbyEvent | presenters.UserEvent]
+    ) -> None:
         await self.send_json(message["event"])
 
 

@@ -165,3 +165,42 @@ class Seek(models.Model):
 
     def __str__(self) -> str:
         return f"Seek {self.public_id}"
+
+
+class Challenge(models.Model):
+    """A game offered to one account by name (issue 14 §1): pending until its addressee accepts
+    (a room with both seated starts), declines with a reason, or it expires."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "pending"
+        ACCEPTED = "accepted", "accepted"
+        DECLINED = "declined", "declined"
+        CANCELLED = "cancelled", "cancelled"
+
+    public_id = models.CharField(
+        max_length=PUBLIC_ID_LENGTH, unique=True, default=new_public_id, editable=False
+    )
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent"
+    )
+    challenged = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_received"
+    )
+    variant = models.JSONField(default=dict)
+    color = models.CharField(max_length=8)  # the challenger's: a colour name or "random"
+    time_control = models.CharField(max_length=16, blank=True)
+    rated = models.BooleanField(default=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    decline_reason = models.CharField(max_length=16, blank=True)
+    room = models.OneToOneField(
+        Room, null=True, blank=True, on_delete=models.SET_NULL, related_name="challenge"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["challenged", "status"])]
+
+    def __str__(self) -> str:
+        return f"Challenge {self.public_id}"

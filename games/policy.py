@@ -36,3 +36,10 @@ def abort_allowed(mode: str, players: int, moved: set[int]) -> bool:
 def draw_offers_allowed(mode: str, players: int, people: int) -> bool:
     """Draws are offered and agreed between the two people of a 2-player room game."""
     return mode == "room" and players == 2 and people == 2
+
+
+# Challenges (issue 14 §1): how long one waits for its addressee, by kind of clock; the reasons
+# a declined one may give (shown to the challenger in their language).
+CHALLENGE_EXPIRES_AFTER = timedelta(minutes=10)
+CORRESPONDENCE_CHALLENGE_EXPIRES_AFTER = timedelta(days=3)
+DECLINE_REASONS = ("generic", "later", "too_fast", "too_slow", "rated", "casual", "variant")

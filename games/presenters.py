@@ -15,7 +15,7 @@ from django.utils import timezone
 from ai_worker.engine import COLOR_NAMES, PASS, Board, Outcome
 from games import policy, selectors
 from games.identity import Player
-from games.models import Game, Room, Seat, Seek
+from games.models import Challenge, Game, Room, Seat, Seek
 from games.models import Move as MoveRecord
 from games.shared.time_controls import TimeControl
 
@@ -184,6 +184,34 @@ class LobbyEvent(TypedDict):
     type: str
     accepted: str | None
     seeks: list[SeekState]
+
+
+class ChallengeState(TypedDict):
+    """A challenge as one of its two players sees it: ``status`` pending, accepted, declined
+    (``decline_reason`` one of ``policy.DECLINE_REASONS``), cancelled or expired; ``url`` the
+    room of its game once accepted."""
+
+    id: str
+    challenger: str
+    challenged: str
+    incoming: bool
+    variant: dict[str, Any]
+    color: str
+    time_control: str | None
+    speed: str | None
+    rated: bool
+    status: str
+    decline_reason: str | None
+    created_at: str
+    expires_at: str
+    url: str | None
+
+
+class UserEvent(TypedDict):
+    """A change of one of the account's challenges, pushed to its lobby sockets."""
+
+    type: str
+    challenge: ChallengeState
 
 
 def page_url(game: Game) -> str:
@@ -414,6 +442,33 @@ def _seek_state(seek: Seek, viewer: Player | None) -> SeekState:
         "mine": seated and owner is not None and viewer is not None and viewer.holds(owner),
         "seated": seated,
         "url": room_url(room) if seated else None,
+    }
+
+
+def challenge_status(challenge: Challenge, now: datetime) -> str:
+    """The challenge's status: pending until it expires, then "expired"."""
+    if challenge.status == Challenge.Status.PENDING and now >= challenge.expires_at:
+        return "expired"
+    return challenge.status
+
+
+def challenge_state(challenge: Challenge, *, viewer_id: int) -> ChallengeState:
+    control = TimeControl.parse(challenge.time_control) if challenge.time_control else None
+    return {
+        "id": challenge.public_id,
+        "challenger": challenge.challenger.get_username(),
+        "challenged": challenge.challenged.get_username(),
+        "incoming": challenge.challenged_id == viewer_id,
+        "variant": challenge.variant,
+        "color": challenge.color,
+        "time_control": control.name if control else None,
+        "speed": control.speed if control else None,
+        "rated": challenge.rated,
+        "status": challenge_status(challenge, timezone.now()),
+        "decline_reason": challenge.decline_reason or None,
+        "created_at": challenge.created_at.isoformat(),
+        "expires_at": challenge.expires_at.isoformat(),
+        "url": room_url(challenge.room) if challenge.room else None,
     }
 
 

@@ -9,7 +9,7 @@ from django.utils import timezone
 from ai_worker.engine import COLOR_NAMES, Board, Variant
 from ai_worker.levels import HINT_LEVEL
 from games.identity import Player
-from games.models import Game, Room, Seat, Seek
+from games.models import Challenge, Game, Room, Seat, Seek
 from games.policy import CPU_TURN_STALLED_AFTER
 from games.shared.errors import NotFound
 from games.shared.ids import is_public_id
@@ -84,6 +84,15 @@ def matching_seek_ids(player: Player, *, time_control: str | None, rated: bool) 
     )
     mine = Seat.objects.filter(player.seat_filter).values("game_id")
     return list(seeks.exclude(room__game__in=mine).values_list("public_id", flat=True))
+
+
+def challenges_of(user_id: int, *, limit: int) -> QuerySet[Challenge]:
+    """The account's latest challenges, sent and received, newest first."""
+    return (
+        Challenge.objects.filter(Q(challenger_id=user_id) | Q(challenged_id=user_id))
+        .select_related("challenger", "challenged", "room")
+        .order_by("-created_at")[:limit]
+    )
 
 
 def viewer_colors(game: Game, player: Player | None) -> list[str]:

@@ -8,7 +8,7 @@ from rest_framework import serializers
 
 from ai_worker.engine import COLOR_NAMES, Variant
 from ai_worker.levels import DEFAULT_LEVEL, LEVELS
-from games import presenters
+from games import policy, presenters
 from games.models import Game, Seat
 from games.shared.api import ShapeSerializer, StrictSerializer
 from games.shared.time_controls import SPEEDS
@@ -126,6 +126,24 @@ class QuickPairingRequestSerializer(StrictSerializer):
         max_length=16, required=False, allow_null=True, default=None, help_text="as for a room"
     )
     rated = serializers.BooleanField(default=False)
+
+
+class ChallengeCreateSerializer(StrictSerializer):
+    username = serializers.CharField(max_length=150, help_text="the account challenged")
+    variant = VariantField()
+    color = serializers.ChoiceField(
+        choices=[*COLOR_NAMES[:2], "random"], default="random", help_text="the challenger's"
+    )
+    time_control = serializers.CharField(
+        max_length=16, required=False, allow_null=True, default=None, help_text="as for a room"
+    )
+    rated = serializers.BooleanField(default=False)
+
+
+class DeclineSerializer(StrictSerializer):
+    reason = serializers.CharField(
+        max_length=16, default="generic", help_text=", ".join(policy.DECLINE_REASONS)
+    )
 
 
 class DrawActionSerializer(StrictSerializer):
@@ -337,3 +355,27 @@ class QuickPairingSerializer(ShapeSerializer):
     started = serializers.BooleanField(help_text="whether a game started with someone's seek")
     seek = SeekStateSerializer(allow_null=True, help_text="your seek, when none matched")
     room = RoomStateSerializer()
+
+
+class ChallengeStateSerializer(ShapeSerializer):
+    shape = presenters.ChallengeState
+    id = serializers.CharField()
+    challenger = serializers.CharField()
+    challenged = serializers.CharField()
+    incoming = serializers.BooleanField(help_text="whether you are the one challenged")
+    variant = VariantSchema()
+    color = serializers.CharField(help_text="the challenger's colour, or random")
+    time_control = serializers.CharField(allow_null=True)
+    speed = serializers.ChoiceField(choices=SPEEDS, allow_null=True)
+    rated = serializers.BooleanField()
+    status = serializers.ChoiceField(
+        choices=["pending", "accepted", "declined", "cancelled", "expired"]
+    )
+    decline_reason = serializers.ChoiceField(choices=policy.DECLINE_REASONS, allow_null=True)
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+    url = serializers.CharField(allow_null=True, help_text="the game's room, once accepted")
+
+
+class ChallengeListSerializer(serializers.Serializer[Any]):
+    challenges = ChallengeStateSerializer(many=True)

@@ -30,6 +30,22 @@ urlpatterns = [
         name="api-seek-accept",
     ),
     path("lobby/quick/", views.QuickPairingView.as_view(), name="api-quick-pairing"),
+    path("challenges/", views.ChallengeListView.as_view(), name="api-challenges"),
+    path(
+        "challenges/<public_id:challenge_id>/accept/",
+        views.ChallengeAcceptView.as_view(),
+        name="api-challenge-accept",
+    ),
+    path(
+        "challenges/<public_id:challenge_id>/decline/",
+        views.ChallengeDeclineView.as_view(),
+        name="api-challenge-decline",
+    ),
+    path(
+        "challenges/<public_id:challenge_id>/cancel/",
+        views.ChallengeCancelView.as_view(),
+        name="api-challenge-cancel",
+    ),
     path("rooms/", views.RoomCreateView.as_view(), name="api-rooms"),
     path("rooms/<slug:code>/", views.RoomDetailView.as_view(), name="api-room"),
     path("rooms/<slug:code>/join/", views.RoomJoinView.as_view(), name="api-room-join"),

@@ -11,6 +11,10 @@ from rest_framework.views import APIView
 
 from games import presenters, selectors
 from games.api.serializers import (
+    ChallengeCreateSerializer,
+    ChallengeListSerializer,
+    ChallengeStateSerializer,
+    DeclineSerializer,
     DrawActionSerializer,
     GameCreateSerializer,
     GameListQuerySerializer,
@@ -29,8 +33,9 @@ from games.api.serializers import (
 )
 from games.identity import Player, player_from_session
 from games.models import Game
-from games.services import cpu, games, lobby, offers, presence, rooms
+from games.services import challenges, cpu, games, lobby, offers, presence, rooms
 from games.shared.api import validated, with_errors
+from games.shared.errors import Forbidden
 
 GAMES_LISTED = 50
 
@@ -323,3 +328,83 @@ class QuickPairingView(APIView):
                 "room": presenters.room_state(room, viewer=player),
             }
         )
+
+
+CHALLENGES_LISTED = 20
+
+
+def signed_in_player(request: Request) -> Player:
+    """The account of a challenge request; a guest is refused."""
+    player = request_player(request, create=False)
+    if player is None or player.user_id is None:
+        raise Forbidden("challenge_needs_account")
+    return player
+
+
+class ChallengeListView(APIView):
+    """``GET``: your latest challenges, sent and received; ``POST``: challenge a player."""
+
+    @extend_schema(responses=with_errors({200: ChallengeListSerializer}, 403))
+    def get(self, request: Request) -> Response:
+        user_id = signed_in_player(request).user_id
+        assert user_id is not None
+        challenges = selectors.challenges_of(user_id, limit=CHALLENGES_LISTED)
+        return Response(
+            {"challenges": [presenters.challenge_state(c, viewer_id=user_id) for c in challenges]}
+        )
+
+    @extend_schema(
+        request=ChallengeCreateSerializer,
+        responses=with_errors({201: ChallengeStateSerializer}, 400, 403, 404),
+    )
+    def post(self, request: Request) -> Response:
+        data = validated(ChallengeCreateSerializer, request.data)
+        player = signed_in_player(request)
+        challenge = challenges.create_challenge(player=player, **data)
+        assert player.user_id is not None
+        return Response(
+            presenters.challenge_state(challenge, viewer_id=player.user_id),
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class ChallengeAcceptView(APIView):
+    """Accept a challenge addressed to you: its game starts at once, in a room for the two."""
+
+    @extend_schema(
+        request=None, responses=with_errors({200: RoomStateSerializer}, 400, 403, 404, 409)
+    )
+    def post(self, request: Request, challenge_id: str) -> Response:
+        player = signed_in_player(request)
+        room = challenges.accept_challenge(player=player, challenge_id=challenge_id)
+        return Response(presenters.room_state(selectors.room(room.code), viewer=player))
+
+
+class ChallengeDeclineView(APIView):
+    """Decline a challenge addressed to you, with a reason."""
+
+    @extend_schema(
+        request=DeclineSerializer,
+        responses=with_errors({200: ChallengeStateSerializer}, 400, 403, 404, 409),
+    )
+    def post(self, request: Request, challenge_id: str) -> Response:
+        data = validated(DeclineSerializer, request.data)
+        player = signed_in_player(request)
+        challenge = challenges.decline_challenge(
+            player=player, challenge_id=challenge_id, reason=data["reason"]
+        )
+        assert player.user_id is not None
+        return Response(presenters.challenge_state(challenge, viewer_id=player.user_id))
+
+
+class ChallengeCancelView(APIView):
+    """Take back a challenge you sent, while it is pending."""
+
+    @extend_schema(
+        request=None, responses=with_errors({200: ChallengeStateSerializer}, 403, 404, 409)
+    )
+    def post(self, request: Request, challenge_id: str) -> Response:
+        player = signed_in_player(request)
+        challenge = challenges.cancel_challenge(player=player, challenge_id=challenge_id)
+        assert player.user_id is not None
+        return Response(presenters.challenge_state(challenge, viewer_id=player.user_id))

@@ -54,6 +54,21 @@ def publish_lobby(*, accepted: str | None = None) -> None:
     transaction.on_commit(send)
 
 
+def user_group(user_id: int) -> str:
+    """The channel-layer group of an account's lobby sockets (its challenges)."""
+    return f"user-{user_id}"
+
+
+def publish_to_user(*, user_id: int, event: presenters.UserEvent) -> None:
+    """Push ``event`` to the account's lobby sockets once the transaction commits."""
+    group = user_group(user_id)
+    transaction.on_commit(
+        lambda: async_to_sync(get_channel_layer().group_send)(
+            group, {"type": "lobby.event", "event": event}
+        )
+    )
+
+
 def send_search(*, task: str, game: Game, level: str) -> None:
     """Queue a search (``CPU_MOVE_TASK`` or ``HINT_TASK``) of the game at its current ply, with
     the level's priority, once the transaction commits."""

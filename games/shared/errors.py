@@ -51,6 +51,14 @@ MESSAGES: Mapping[str, Promise] = {
     "seek_taken": _("Someone else took this seek first."),
     "not_your_seek": _("Only the player who offered a seek may take it back."),
     "own_seek": _("This is your own seek: wait for someone to accept it."),
+    "challenge_needs_account": _("Sign up or log in to challenge a player."),
+    "challenge_yourself": _("You cannot challenge yourself."),
+    "challenge_two_players": _("A challenge is a 2-player game."),
+    "challenge_not_found": _("There is no such challenge."),
+    "not_the_challenged": _("Only the challenged player may answer this challenge."),
+    "not_the_challenger": _("Only the challenger may take this challenge back."),
+    "challenge_closed": _("This challenge is %(status)s."),
+    "bad_decline_reason": _("Give one of these reasons: %(choices)s."),
     "player_recently_left": _(
         "The %(color)s player left %(away)d s ago; the CPU may take over after %(limit)d s."
     ),
