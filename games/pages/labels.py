@@ -42,6 +42,16 @@ OPPONENT_LABELS: Mapping[str, Promise] = {
 
 RANDOM_LABEL = _("Random")
 
+DECLINE_REASON_LABELS: Mapping[str, Promise] = {
+    "generic": _("Not now, thanks"),
+    "later": _("Later, please"),
+    "too_fast": _("Too fast for me"),
+    "too_slow": _("Too slow for me"),
+    "rated": _("Rated games only, please"),
+    "casual": _("Casual games only, please"),
+    "variant": _("Not this variant"),
+}
+
 
 def time_control_label(name: str) -> str:
     """How a time control is shown: "3 min + 2 s", "3 days per move" (in the active language)."""

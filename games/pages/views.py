@@ -9,7 +9,7 @@ from games.community.pages import counts_page_view
 from games.community.selectors import site_counters
 from games.shared.errors import NotFound
 
-from .labels import time_control_choices
+from .labels import DECLINE_REASON_LABELS, time_control_choices
 from .setup import setup_form
 from .strings import client_strings
 
@@ -36,7 +36,15 @@ def lobby(request: HttpRequest) -> HttpResponse:
         **client_strings(),
         **{f"time.{choice['value']}": choice["label"] for choice in time_controls},
     }
-    context = {"strings": strings, "form": setup_form(), "time_controls": time_controls}
+    strings.update({f"decline.{name}": str(text) for name, text in DECLINE_REASON_LABELS.items()})
+    context = {
+        "strings": strings,
+        "form": setup_form(),
+        "time_controls": time_controls,
+        "decline_reasons": [
+            {"value": name, "label": text} for name, text in DECLINE_REASON_LABELS.items()
+        ],
+    }
     return render(request, "games/lobby.html", context)
 
 

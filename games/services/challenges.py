@@ -114,8 +114,10 @@ def _locked_pending(challenge_id: str, *, player: Player, side: str) -> Challeng
     if getattr(challenge, f"{side}_id") != player.user_id:
         raise Forbidden(f"not_the_{side}")
     status = presenters.challenge_status(challenge, timezone.now())
+    if status == "expired":
+        raise Conflict("challenge_expired")
     if status != Challenge.Status.PENDING:
-        raise Conflict("challenge_closed", status=status)
+        raise Conflict("challenge_closed")
     return challenge
 
 

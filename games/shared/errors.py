@@ -57,7 +57,8 @@ MESSAGES: Mapping[str, Promise] = {
     "challenge_not_found": _("There is no such challenge."),
     "not_the_challenged": _("Only the challenged player may answer this challenge."),
     "not_the_challenger": _("Only the challenger may take this challenge back."),
-    "challenge_closed": _("This challenge is %(status)s."),
+    "challenge_expired": _("This challenge has expired."),
+    "challenge_closed": _("This challenge was already answered or taken back."),
     "bad_decline_reason": _("Give one of these reasons: %(choices)s."),
     "player_recently_left": _(
         "The %(color)s player left %(away)d s ago; the CPU may take over after %(limit)d s."

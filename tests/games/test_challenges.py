@@ -82,8 +82,8 @@ def test_a_challenge_expires(alice, bob) -> None:
     Challenge.objects.filter(pk=quick.pk).update(created_at=quick.created_at - timedelta(hours=1))
     Challenge.objects.filter(pk=quick.pk).update(expires_at=quick.expires_at - timedelta(hours=1))
     late = challenged.post(f"/api/challenges/{sent['id']}/accept/")
-    assert error_of(late)[:2] == (409, "challenge_closed")
-    assert late.json()["error"]["message"] == "This challenge is expired."
+    assert error_of(late)[:2] == (409, "challenge_expired")
+    assert late.json()["error"]["message"] == "This challenge has expired."
     assert challenger.get("/api/challenges/").json()["challenges"][0]["status"] == "expired"
     slow = Challenge.objects.get(public_id=challenge(challenger, "bob", time_control="3d")["id"])
     assert slow.expires_at - slow.created_at > timedelta(days=2)

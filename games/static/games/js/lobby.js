@@ -1,5 +1,6 @@
 // The lobby page: the open seeks from the lobby's websocket (the server's list after every
-// change), accept one, offer one and wait for it to be accepted, quick pairing.
+// change), accept one, offer one and wait for it to be accepted, quick pairing; a signed-in
+// player's challenges (sent and received, live over the same socket).
 import { api } from "./api.js";
 import { colorName, errorText, t } from "./i18n.js";
 import { LiveGame } from "./live.js";
@@ -70,6 +71,10 @@ function draw(seeks) {
 
 /** A new list from the server; when a seek of ours has just been accepted, go to its game. */
 function receive(message) {
+  if (message.type === "challenge") {
+    receiveChallenge(message.challenge);
+    return;
+  }
   if (message.type !== "seeks") return;
   if (message.accepted && seated.has(message.accepted)) {
     location.href = seated.get(message.accepted);
@@ -142,10 +147,79 @@ $("quick-button").addEventListener("click", () =>
   }),
 );
 
+// ---------------------------------------------------------------- challenges
+
+const challenges = new Map(); // id -> the challenge as the server last told it
+
+function termsText(challenge) {
+  return [gameText({ ...challenge, players: 2 }), clockText(challenge), challenge.rated ? t("lobby.rated") : t("lobby.casual")].join(", ");
+}
+
+function challengeItem(challenge) {
+  const item = document.createElement("li");
+  item.dataset.challenge = challenge.id;
+  item.dataset.status = challenge.status;
+  const other = challenge.incoming ? challenge.challenger : challenge.challenged;
+  const key = challenge.incoming ? "challenge.incoming" : "challenge.outgoing";
+  item.append(`${t(key, { name: other, terms: termsText(challenge) })} `);
+  const path = `/api/challenges/${challenge.id}`;
+  if (challenge.status === "pending" && challenge.incoming) {
+    const reasons = $("decline-reasons").content.firstElementChild.cloneNode(true);
+    item.append(
+      button(t("lobby.accept"), () => act(async () => (location.href = (await api("POST", `${path}/accept/`)).url))),
+      " ",
+      reasons,
+      " ",
+      button(t("challenge.decline"), () => act(async () => receiveChallenge(await api("POST", `${path}/decline/`, { reason: reasons.value })))),
+    );
+  } else if (challenge.status === "pending") {
+    item.append(`${t("lobby.waiting")} `, button(t("lobby.cancel"), () => act(async () => receiveChallenge(await api("POST", `${path}/cancel/`)))));
+  } else if (challenge.status === "declined") {
+    item.append(t("challenge.declined", { name: other, reason: t(`decline.${challenge.decline_reason}`) }));
+  } else if (challenge.status === "accepted") {
+    const link = document.createElement("a");
+    link.href = challenge.url;
+    link.textContent = t("challenge.accepted");
+    item.append(link);
+  } else {
+    item.append(t(`challenge.${challenge.status}`));
+  }
+  return item;
+}
+
+function drawChallenges() {
+  const list = $("challenges");
+  if (!list) return;
+  const latest = [...challenges.values()].sort((a, b) => b.created_at.localeCompare(a.created_at));
+  list.replaceChildren(...latest.map(challengeItem));
+}
+
+/** A challenge's new state; the challenger goes to the game once it is accepted. */
+function receiveChallenge(challenge) {
+  const before = challenges.get(challenge.id);
+  challenges.set(challenge.id, challenge);
+  if (!challenge.incoming && challenge.status === "accepted" && before?.status === "pending") {
+    location.href = challenge.url;
+    return;
+  }
+  drawChallenges();
+}
+
+$("challenge-button")?.addEventListener("click", () =>
+  act(async () => {
+    const variant = { board: form.elements.board.value };
+    const color = form.elements.color.value;
+    const body = { username: form.elements.username.value.trim(), variant, color, ...terms() };
+    receiveChallenge(await api("POST", "/api/challenges/", body));
+  }),
+);
+
 async function start() {
   try {
     const { seeks } = await api("GET", "/api/lobby/");
     for (const seek of seeks) remember(seek);
+    if ($("challenges")) for (const challenge of (await api("GET", "/api/challenges/")).challenges) challenges.set(challenge.id, challenge);
+    drawChallenges();
   } catch (error) {
     say(errorText(error));
   }
