@@ -22,7 +22,7 @@ from rest_framework.authtoken.models import Token
 from games import presenters, selectors
 from games.identity import Player, player_from_session
 from games.models import Game
-from games.services import cpu, events, presence
+from games.services import cpu, events, presence, watching
 from games.shared.errors import NotFound
 
 SEAT_CHANGES = {"started", "joined", "takeover"}
@@ -90,6 +90,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     group = ""
     player: Player | None = None
     you: list[str]
+    spectating = False
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         # Like Django's HTTP handler: this connection's database work gets its own thread
@@ -112,11 +113,16 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
                 player=self.player, game_id=self.game_id
             )
         await self.send_state()
+        if not self.you:
+            self.spectating = True
+            await database_sync_to_async(watching.spectator_connected)(game_id=self.game_id)
 
     async def disconnect(self, code: int) -> None:
         if not self.group:
             return
         await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.spectating:
+            await database_sync_to_async(watching.spectator_disconnected)(game_id=self.game_id)
         if self.player is not None:
             await database_sync_to_async(presence.seat_disconnected)(
                 player=self.player, game_id=self.game_id

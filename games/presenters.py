@@ -133,6 +133,7 @@ class GameState(TypedDict):
     rated: bool
     draw: DrawState
     abort_allowed: bool
+    spectators: int
     server_time: str
     created_at: str
     updated_at: str
@@ -148,7 +149,8 @@ class RoomState(TypedDict):
 
 class GameEvent(TypedDict):
     """A change pushed to a game's viewers (``type``: created, started, joined, move, undo,
-    hint, resign, time, abort, draw_offer, draw_declined, draw, presence, takeover, rematch);
+    hint, resign, time, abort, draw_offer, draw_declined, draw, presence, spectators, takeover,
+    rematch);
     ``state`` is the game after it."""
 
     type: str
@@ -212,6 +214,30 @@ class UserEvent(TypedDict):
 
     type: str
     challenge: ChallengeState
+
+
+class LiveGame(TypedDict):
+    """A game being played now, as the watch page lists it (its own page: anyone may watch)."""
+
+    id: str
+    url: str
+    variant: dict[str, Any]
+    players: list[str]
+    time_control: str | None
+    rated: bool
+    ply: int
+    spectators: int
+    updated_at: str
+
+
+class OnlineState(TypedDict):
+    names: list[str]
+    guests: int
+
+
+class WatchState(TypedDict):
+    games: list[LiveGame]
+    online: OnlineState
 
 
 def page_url(game: Game) -> str:
@@ -307,6 +333,7 @@ def _seats_state(game: Game, *, board: Board | None, viewer: Player | None) -> G
             "offered_by": None if game.draw_offer is None else COLOR_NAMES[game.draw_offer],
         },
         "abort_allowed": active and policy.abort_allowed(game.mode, len(seats), moved),
+        "spectators": game.spectators,
         "server_time": now.isoformat(),
         "created_at": game.created_at.isoformat(),
         "updated_at": game.updated_at.isoformat(),
@@ -469,6 +496,29 @@ def challenge_state(challenge: Challenge, *, viewer_id: int) -> ChallengeState:
         "created_at": challenge.created_at.isoformat(),
         "expires_at": challenge.expires_at.isoformat(),
         "url": room_url(challenge.room) if challenge.room else None,
+    }
+
+
+def watch_state(games: Iterable[Game], online: tuple[list[str], int]) -> WatchState:
+    """The watch page's answer: the live games and who is at a board."""
+    names, guests = online
+    return {
+        "games": [live_game(game) for game in games],
+        "online": {"names": names, "guests": guests},
+    }
+
+
+def live_game(game: Game) -> LiveGame:
+    return {
+        "id": game.public_id,
+        "url": play_url(game.public_id),
+        "variant": game.variant,
+        "players": [seat_name(seat) or "Guest" for seat in game.seats.all()],
+        "time_control": game.time_control or None,
+        "rated": game.rated,
+        "ply": game.ply,
+        "spectators": game.spectators,
+        "updated_at": game.updated_at.isoformat(),
     }
 
 

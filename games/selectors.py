@@ -95,6 +95,31 @@ def challenges_of(user_id: int, *, limit: int) -> QuerySet[Challenge]:
     )
 
 
+def live_games(*, limit: int) -> QuerySet[Game]:
+    """Games between people being played now (every seat taken, no CPU), rated ones first,
+    then the most watched, then the latest move; with what ``presenters.live_game`` reads."""
+    with_cpu = Seat.objects.filter(kind=Seat.Kind.CPU).values("game_id")
+    return (
+        Game.objects.filter(status=Game.Status.ACTIVE, mode=Game.Mode.ROOM)
+        .exclude(pk__in=with_cpu)
+        .prefetch_related(SEATS)
+        .order_by("-rated", "-spectators", "-updated_at")[:limit]
+    )
+
+
+def online_players() -> tuple[list[str], int]:
+    """Who is at a board now (a websocket open on a seat of an active game): the accounts'
+    names, and how many guests."""
+    connected = Seat.objects.filter(
+        connections__gt=0, game__status=Game.Status.ACTIVE, kind=Seat.Kind.HUMAN
+    )
+    names = sorted(
+        set(connected.filter(user__isnull=False).values_list("user__username", flat=True))
+    )
+    guests = connected.filter(user__isnull=True).values("guest_id").distinct().count()
+    return names, guests
+
+
 def viewer_colors(game: Game, player: Player | None) -> list[str]:
     """The colour names of the seats the viewer holds (empty for spectators)."""
     if player is None:

@@ -309,6 +309,7 @@ class GameStateSerializer(ShapeSerializer):
     abort_allowed = serializers.BooleanField(
         help_text="whether a seat may abort the game now (before every colour has moved)"
     )
+    spectators = serializers.IntegerField(help_text="viewers without a seat watching now")
     server_time = serializers.DateTimeField(
         help_text="the server's clock when it built this state (compare with takeover_at)"
     )
@@ -379,3 +380,28 @@ class ChallengeStateSerializer(ShapeSerializer):
 
 class ChallengeListSerializer(serializers.Serializer[Any]):
     challenges = ChallengeStateSerializer(many=True)
+
+
+class LiveGameSerializer(ShapeSerializer):
+    shape = presenters.LiveGame
+    id = serializers.CharField()
+    url = serializers.CharField(help_text="the game's own page, where anyone may watch")
+    variant = VariantSchema()
+    players = serializers.ListField(child=serializers.CharField(), help_text="in turn order")
+    time_control = serializers.CharField(allow_null=True)
+    rated = serializers.BooleanField()
+    ply = serializers.IntegerField()
+    spectators = serializers.IntegerField()
+    updated_at = serializers.DateTimeField()
+
+
+class OnlineStateSerializer(ShapeSerializer):
+    shape = presenters.OnlineState
+    names = serializers.ListField(child=serializers.CharField(), help_text="accounts at a board")
+    guests = serializers.IntegerField(help_text="guests at a board")
+
+
+class WatchStateSerializer(ShapeSerializer):
+    shape = presenters.WatchState
+    games = LiveGameSerializer(many=True)
+    online = OnlineStateSerializer()

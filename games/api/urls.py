@@ -21,6 +21,7 @@ urlpatterns = [
         views.TakeoverView.as_view(),
         name="api-game-takeover",
     ),
+    path("watch/", views.WatchView.as_view(), name="api-watch"),
     path("lobby/", views.LobbyView.as_view(), name="api-lobby"),
     path("lobby/seeks/", views.SeekCreateView.as_view(), name="api-seeks"),
     path("lobby/seeks/<public_id:seek_id>/", views.SeekDetailView.as_view(), name="api-seek"),

@@ -30,6 +30,7 @@ from games.api.serializers import (
     SeekCreateSerializer,
     SeekStateSerializer,
     TakeoverSerializer,
+    WatchStateSerializer,
 )
 from games.identity import Player, player_from_session
 from games.models import Game
@@ -408,3 +409,16 @@ class ChallengeCancelView(APIView):
         challenge = challenges.cancel_challenge(player=player, challenge_id=challenge_id)
         assert player.user_id is not None
         return Response(presenters.challenge_state(challenge, viewer_id=player.user_id))
+
+
+LIVE_GAMES_LISTED = 30
+
+
+class WatchView(APIView):
+    """The games between people being played now (rated first, then the most watched) and who
+    is at a board."""
+
+    @extend_schema(responses=with_errors({200: WatchStateSerializer}))
+    def get(self, request: Request) -> Response:
+        games_now = selectors.live_games(limit=LIVE_GAMES_LISTED)
+        return Response(presenters.watch_state(games_now, selectors.online_players()))

@@ -48,6 +48,16 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(request, "games/lobby.html", context)
 
 
+@counts_page_view
+def watch(request: HttpRequest) -> HttpResponse:
+    """The games being played now and who is at a board (the script polls ``/api/watch/``)."""
+    strings = {
+        **client_strings(),
+        **{f"time.{choice['value']}": choice["label"] for choice in time_control_choices()},
+    }
+    return render(request, "games/watch.html", {"strings": strings})
+
+
 @ensure_csrf_cookie
 @counts_page_view
 def play(request: HttpRequest, public_id: str) -> HttpResponse:

@@ -48,6 +48,7 @@ function apiState(changes = {}) {
     rated: false,
     draw: { allowed: false, offered_by: null },
     abort_allowed: false,
+    spectators: 0,
     server_time: new Date().toISOString(),
     ...changes,
   };

@@ -274,6 +274,8 @@ function drawAll(pending) {
   drawTurn();
   drawCounts();
   drawClocks();
+  $("spectators").textContent = t("watch.spectators", { count: state.spectators });
+  show($("spectators"), state.active && state.spectators > 0);
   drawLastMove();
   drawPassBanner();
   drawButtonsGrid();

@@ -91,6 +91,7 @@ export function normalizeState(raw) {
     drawAllowed: raw.draw.allowed,
     drawOfferedBy: raw.draw.offered_by,
     abortAllowed: raw.abort_allowed,
+    spectators: raw.spectators,
   };
 }
 
