@@ -5,6 +5,12 @@
 - ``games.services.presence``: websocket presence and the CPU taking over an absent seat.
 - ``games.services.cpu``: the CPU's moves and hints from the workers; stalled CPU turns.
 - ``games.services.guests``: a guest's games move to the account they sign up or log in to.
+- ``games.services.clocks``: the clock steps of a timed game (press, run, stop); the flag itself
+  is ``games.end_if_out_of_time``.
+- ``games.services.offers``: abort before everyone has moved; draw offers between two people.
+- ``games.services.lobby``: seeks in the lobby, quick pairing.
+- ``games.services.challenges``: challenges addressed to an account by name.
+- ``games.services.watching``: spectators of a game.
 - ``games.services.events``: sends (channel-layer events, Celery tasks); changes nothing.
 - ``games.services.steps``: the steps every change shares (lock, check the seat, commit).
 
