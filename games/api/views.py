@@ -335,12 +335,12 @@ class QuickPairingView(APIView):
 CHALLENGES_LISTED = 20
 
 
-def signed_in_player(request: Request) -> Player:
-    """The account of a challenge request; a guest is refused."""
+def signed_in_player(request: Request) -> tuple[Player, int]:
+    """The account of a challenge request and its user id; a guest is refused."""
     player = request_player(request, create=False)
     if player is None or player.user_id is None:
         raise Forbidden("challenge_needs_account")
-    return player
+    return player, player.user_id
 
 
 class ChallengeListView(APIView):
@@ -348,8 +348,7 @@ class ChallengeListView(APIView):
 
     @extend_schema(responses=with_errors({200: ChallengeListSerializer}, 403))
     def get(self, request: Request) -> Response:
-        user_id = signed_in_player(request).user_id
-        assert user_id is not None
+        _, user_id = signed_in_player(request)
         challenges = selectors.challenges_of(user_id, limit=CHALLENGES_LISTED)
         return Response(
             {"challenges": [presenters.challenge_state(c, viewer_id=user_id) for c in challenges]}
@@ -361,11 +360,10 @@ class ChallengeListView(APIView):
     )
     def post(self, request: Request) -> Response:
         data = validated(ChallengeCreateSerializer, request.data)
-        player = signed_in_player(request)
+        player, user_id = signed_in_player(request)
         challenge = challenges.create_challenge(player=player, **data)
-        assert player.user_id is not None
         return Response(
-            presenters.challenge_state(challenge, viewer_id=player.user_id),
+            presenters.challenge_state(challenge, viewer_id=user_id),
             status=status.HTTP_201_CREATED,
         )
 
@@ -377,7 +375,7 @@ class ChallengeAcceptView(APIView):
         request=None, responses=with_errors({200: RoomStateSerializer}, 400, 403, 404, 409)
     )
     def post(self, request: Request, challenge_id: str) -> Response:
-        player = signed_in_player(request)
+        player, _ = signed_in_player(request)
         room = challenges.accept_challenge(player=player, challenge_id=challenge_id)
         return Response(presenters.room_state(selectors.room(room.code), viewer=player))
 
@@ -391,12 +389,11 @@ class ChallengeDeclineView(APIView):
     )
     def post(self, request: Request, challenge_id: str) -> Response:
         data = validated(DeclineSerializer, request.data)
-        player = signed_in_player(request)
+        player, user_id = signed_in_player(request)
         challenge = challenges.decline_challenge(
             player=player, challenge_id=challenge_id, reason=data["reason"]
         )
-        assert player.user_id is not None
-        return Response(presenters.challenge_state(challenge, viewer_id=player.user_id))
+        return Response(presenters.challenge_state(challenge, viewer_id=user_id))
 
 
 class ChallengeCancelView(APIView):
@@ -406,10 +403,9 @@ class ChallengeCancelView(APIView):
         request=None, responses=with_errors({200: ChallengeStateSerializer}, 403, 404, 409)
     )
     def post(self, request: Request, challenge_id: str) -> Response:
-        player = signed_in_player(request)
+        player, user_id = signed_in_player(request)
         challenge = challenges.cancel_challenge(player=player, challenge_id=challenge_id)
-        assert player.user_id is not None
-        return Response(presenters.challenge_state(challenge, viewer_id=player.user_id))
+        return Response(presenters.challenge_state(challenge, viewer_id=user_id))
 
 
 LIVE_GAMES_LISTED = 30

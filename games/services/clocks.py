@@ -40,10 +40,9 @@ def press(*, game: Game, color: int, now: datetime) -> None:
     """The player ``color`` moves at ``now``: the time spent is taken off their clock and the
     increment added (a full allowance again in correspondence); the next turn starts now."""
     control = time_control(game)
-    if control is None or game.clock_ms is None:
-        return
     left = selectors.clock_remaining_ms(game, now)
-    assert left is not None
+    if control is None or left is None:
+        return
     game.clock_ms = [*left[:color], control.after_move(left[color]), *left[color + 1 :]]
     game.turn_started_at = now
 

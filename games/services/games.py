@@ -167,8 +167,9 @@ def end_if_out_of_time(*, game_id: int, ply: int | None = None) -> bool:
         board = Board.from_text(game.position)
         loser = board.turn
         finish(game=game, result=presenters.forfeit_result(game, board, loser, reason="time"))
-        assert game.clock_ms is not None
-        game.clock_ms[loser] = 0
+        game.clock_ms = [
+            0 if color == loser else left for color, left in enumerate(game.clock_ms or [])
+        ]
         steps.commit(game=game, board=board, kind="time", fields=END_FIELDS)
     return True
 

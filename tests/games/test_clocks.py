@@ -88,7 +88,8 @@ def test_a_timed_room_shows_both_clocks_and_runs_blacks_from_the_start(alice, bo
         int((flag_at - datetime.fromisoformat(state["server_time"])).total_seconds() * 1000),
         180_000,
     )
-    assert state["rated"] is False and state["abort_allowed"] is True
+    assert state["rated"] is False
+    assert state["abort_allowed"] is True
 
 
 def test_an_untimed_room_has_no_clock(alice) -> None:
@@ -105,7 +106,8 @@ def test_each_move_stores_the_clock_times_with_the_increment(alice, bob) -> None
     turn_began(game, 10)
     answer = move(black, state, "f5", 0).json()
     stored = Move.objects.get(game=game, ply=0).clock_ms
-    assert close_to(stored[0], 180_000 - 10_000 + 2000) and stored[1] == 180_000
+    assert close_to(stored[0], 180_000 - 10_000 + 2000)
+    assert stored[1] == 180_000
     assert answer["clock"]["running"] == "white"
     assert answer["clock"]["remaining_ms"]["black"] == stored[0]
     turn_began(game, 20)
@@ -136,7 +138,8 @@ def test_the_server_flags_a_player_with_no_client_connected(alice, bob) -> None:
     assert game.status == Game.Status.FINISHED
     result = game.result
     assert (result["reason"], result["flagged"], result["winner"]) == ("time", "black", "white")
-    assert game.clock_ms == [0, 60_000] and game.flag_at is None
+    assert game.clock_ms == [0, 60_000]
+    assert game.flag_at is None
     assert tasks.flag(game.pk, 0) is False  # a repeated check changes nothing
 
 
@@ -150,7 +153,8 @@ def test_a_move_after_the_flag_is_refused_and_the_game_ends_on_time(alice, bob) 
     assert (error["code"], error["field"]) == ("out_of_time", "move")
     assert error["message"] == "Too late: Black ran out of time and the game is over."
     game = game_of(state)
-    assert game.status == Game.Status.FINISHED and game.result["flagged"] == "black"
+    assert game.status == Game.Status.FINISHED
+    assert game.result["flagged"] == "black"
     assert not Move.objects.filter(game=game).exists()
     assert move(black, state, "f5", 0).json()["error"]["code"] == "out_of_time"
 
@@ -160,7 +164,8 @@ def test_reading_an_overdue_game_ends_it_on_time(alice, bob, guest) -> None:
     state = timed_room(black, white, "1+0")
     turn_began(game_of(state), 61)
     seen = guest.get(f"/api/games/{state['id']}/").json()
-    assert seen["status"] == "finished" and seen["result"]["reason"] == "time"
+    assert seen["status"] == "finished"
+    assert seen["result"]["reason"] == "time"
     assert seen["clock"]["remaining_ms"] == {"black": 0, "white": 60_000}
 
 
@@ -226,10 +231,12 @@ def test_the_clocks_stop_when_a_game_ends(alice, bob) -> None:
     game = game_of(state)
     turn_began(game, 5)
     ended = black.post(f"/api/games/{state['id']}/resign/").json()
-    assert ended["clock"]["running"] is None and ended["clock"]["flag_at"] is None
+    assert ended["clock"]["running"] is None
+    assert ended["clock"]["flag_at"] is None
     assert close_to(ended["clock"]["remaining_ms"]["black"], 55_000)
     game.refresh_from_db()
-    assert game.flag_at is None and tasks.flag(game.pk, 0) is False
+    assert game.flag_at is None
+    assert tasks.flag(game.pk, 0) is False
 
 
 def test_a_game_ending_on_the_board_stops_the_clocks(alice, bob) -> None:
@@ -244,8 +251,10 @@ def test_a_game_ending_on_the_board_stops_the_clocks(alice, bob) -> None:
             ply=ply,
         )
     game = Game.objects.get(pk=room.game_id)
-    assert game.status == Game.Status.FINISHED and game.result["reason"] == "end"
-    assert game.flag_at is None and game.turn_started_at is None
+    assert game.status == Game.Status.FINISHED
+    assert game.result["reason"] == "end"
+    assert game.flag_at is None
+    assert game.turn_started_at is None
     assert presenters.game_state(game)["clock"]["running"] is None
 
 
@@ -255,7 +264,8 @@ def test_a_rematch_keeps_the_time_control_and_rating(alice, bob) -> None:
     black.post(f"/api/games/{state['id']}/resign/")
     code = game_of(state).room.code
     rematch = white.post(f"/api/rooms/{code}/rematch/").json()["game"]
-    assert rematch["clock"]["time_control"] == "5+3" and rematch["rated"] is True
+    assert rematch["clock"]["time_control"] == "5+3"
+    assert rematch["rated"] is True
     assert rematch["clock"]["running"] == "black"
 
 
@@ -279,7 +289,8 @@ def test_the_refusal_lists_the_offered_time_controls(alice) -> None:
     japanese = client.post(
         "/api/rooms/", {"time_control": "2+1"}, format="json", HTTP_ACCEPT_LANGUAGE="ja"
     ).json()["error"]["message"]
-    assert "1+0" in japanese and "Choose" not in japanese
+    assert "1+0" in japanese
+    assert "Choose" not in japanese
 
 
 def test_rated_rooms_are_for_accounts_and_people_only(alice, guest) -> None:
@@ -306,8 +317,18 @@ def test_a_real_worker_flags_a_short_game_nobody_watches(settings, alice, bob) -
     settings.TIME_CONTROLS = [*django_settings.TIME_CONTROLS, "0.05+0"]
     env = os.environ | {"POSTGRES_DB": connection.settings_dict["NAME"], "CELERY_CPU_QUEUE": queue}
     worker = subprocess.Popen(
-        [str(BIN / "celery"), "-A", "reversi_site", "worker", "-Q", queue]
-        + ["--pool=solo", "--loglevel=warning", "--without-gossip", "--without-mingle"],
+        [
+            str(BIN / "celery"),
+            "-A",
+            "reversi_site",
+            "worker",
+            "-Q",
+            queue,
+            "--pool=solo",
+            "--loglevel=warning",
+            "--without-gossip",
+            "--without-mingle",
+        ],
         env=env,
     )
     try:
@@ -315,7 +336,8 @@ def test_a_real_worker_flags_a_short_game_nobody_watches(settings, alice, bob) -
         room = rooms.create_room(player=black, variant={}, seats=None, time_control="0.05+0")
         rooms.join_room(player=white, code=room.code)
         started = Game.objects.get(pk=room.game_id)
-        assert started.status == Game.Status.ACTIVE and started.flag_at is not None
+        assert started.status == Game.Status.ACTIVE
+        assert started.flag_at is not None
         deadline = time.monotonic() + 90
         game = started
         while game.status != Game.Status.FINISHED and time.monotonic() < deadline:

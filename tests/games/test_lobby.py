@@ -32,7 +32,8 @@ def test_a_seek_is_listed_with_its_terms_and_only_its_seeker_gets_its_room(alice
     assert (listed["id"], listed["mine"], listed["seated"]) == (mine["id"], False, False)
     assert listed["url"] is None
     game = Game.objects.get(room__seek__public_id=mine["id"])
-    assert game.status == Game.Status.WAITING and game.seats.get(color=1).user is not None
+    assert game.status == Game.Status.WAITING
+    assert game.seats.get(color=1).user is not None
 
 
 def test_accepting_a_seek_starts_the_game_for_both(alice, bob, guest) -> None:
@@ -41,8 +42,10 @@ def test_accepting_a_seek_starts_the_game_for_both(alice, bob, guest) -> None:
     answer = taker.post(f"/api/lobby/seeks/{offered['id']}/accept/")
     assert answer.status_code == 200
     room = answer.json()
-    assert room["url"] == offered["url"] and room["game"]["status"] == "active"
-    assert room["game"]["you"] == ["black"] and room["game"]["clock"]["running"] == "black"
+    assert room["url"] == offered["url"]
+    assert room["game"]["status"] == "active"
+    assert room["game"]["you"] == ["black"]
+    assert room["game"]["clock"]["running"] == "black"
     assert lobby(guest) == []  # no longer listed
     late = guest.post(f"/api/lobby/seeks/{offered['id']}/accept/")
     assert (late.status_code, late.json()["error"]["code"]) == (409, "seek_taken")
@@ -56,7 +59,9 @@ def test_a_seeker_cannot_accept_their_own_seek_and_may_take_it_back(alice, bob) 
     refused = other.delete(f"/api/lobby/seeks/{offered['id']}/")
     assert (refused.status_code, refused.json()["error"]["code"]) == (403, "not_your_seek")
     assert seeker.delete(f"/api/lobby/seeks/{offered['id']}/").status_code == 204
-    assert not Seek.objects.exists() and not Room.objects.exists() and not Game.objects.exists()
+    assert not Seek.objects.exists()
+    assert not Room.objects.exists()
+    assert not Game.objects.exists()
     gone = other.post(f"/api/lobby/seeks/{offered['id']}/accept/")
     assert (gone.status_code, gone.json()["error"]["code"]) == (404, "seek_not_found")
 
@@ -80,17 +85,20 @@ def test_a_four_player_table_fills_from_the_lobby(make_account) -> None:
             assert listed[0]["open_seats"] == 3 - number
             assert (listed[0]["seated"], listed[0]["mine"]) == (True, False)
         else:
-            assert room["game"]["status"] == "active" and listed == []
+            assert room["game"]["status"] == "active"
+            assert listed == []
 
 
 def test_quick_pairing_takes_a_matching_seek_or_offers_one(alice, bob, make_account) -> None:
     (first, _), (second, _) = alice, bob
     other_terms = seek(make_account("carol")[0], time_control="5+3")
     waiting = first.post("/api/lobby/quick/", {"time_control": "3+2"}, format="json").json()
-    assert waiting["started"] is False and waiting["seek"]["time_control"] == "3+2"
+    assert waiting["started"] is False
+    assert waiting["seek"]["time_control"] == "3+2"
     assert waiting["room"]["game"]["status"] == "waiting"
     paired = second.post("/api/lobby/quick/", {"time_control": "3+2"}, format="json").json()
-    assert paired["started"] is True and paired["seek"] is None
+    assert paired["started"] is True
+    assert paired["seek"] is None
     assert paired["room"]["code"] == waiting["room"]["code"]
     assert paired["room"]["game"]["status"] == "active"
     assert [listed["id"] for listed in lobby(second)] == [other_terms["id"]]
@@ -105,7 +113,7 @@ def test_bad_seeks_name_the_field(alice) -> None:
         ({"extra": 1}, "extra"),
     ):
         answer = client.post("/api/lobby/seeks/", body, format="json")
-        assert answer.status_code == 400 and answer.json()["error"]["field"] == field, body
+        assert (answer.status_code, answer.json()["error"]["field"]) == (400, field), body
     assert not Seek.objects.exists()
 
 

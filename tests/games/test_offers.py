@@ -96,7 +96,8 @@ def test_a_declined_draw_or_a_move_of_the_opponent_clears_the_offer(alice, bob) 
     post(black, state, "draw", {"action": "offer"})
     assert error_of(post(black, state, "draw", {"action": "decline"})) == (409, "no_draw_offer")
     declined = post(white, state, "draw", {"action": "decline"}).json()
-    assert declined["draw"]["offered_by"] is None and declined["status"] == "active"
+    assert declined["draw"]["offered_by"] is None
+    assert declined["status"] == "active"
     post(black, state, "draw", {"action": "offer"})
     state = move(black, state)  # the offerer may move: the offer stands
     assert state["draw"]["offered_by"] == "black"
@@ -111,7 +112,8 @@ def test_draws_need_two_people(alice) -> None:
     answer = post(client, cpu_game, "draw", {"action": "offer"})
     assert error_of(answer) == (400, "draw_not_available")
     bad = post(client, cpu_game, "draw", {"action": "maybe"})
-    assert bad.status_code == 400 and bad.json()["error"]["field"] == "action"
+    assert bad.status_code == 400
+    assert bad.json()["error"]["field"] == "action"
 
 
 @pytest.mark.django_db(transaction=True)

@@ -27,7 +27,8 @@ def test_the_live_games_are_rooms_of_people_rated_first(alice, bob, make_account
     a.post("/api/games/", {"mode": "cpu"}, format="json")  # against the CPU: not listed
     listed = guest.get("/api/watch/").json()["games"]
     assert [game["id"] for game in listed] == [rated["id"], casual["id"]]
-    assert listed[0]["players"] == ["carol", "dave"] and listed[0]["url"] == f"/play/{rated['id']}/"
+    assert listed[0]["players"] == ["carol", "dave"]
+    assert listed[0]["url"] == f"/play/{rated['id']}/"
     assert (listed[1]["time_control"], listed[1]["rated"], listed[1]["spectators"]) == (
         "3+2",
         False,
@@ -64,7 +65,8 @@ def test_spectators_are_counted_while_they_watch_and_online_players_are_named(
         return counted, left["state"]["spectators"], online.json()
 
     counted, after, watched = async_to_sync(watch)()
-    assert counted["state"]["spectators"] == 1 and after == 0
+    assert counted["state"]["spectators"] == 1
+    assert after == 0
     assert watched["games"][0]["spectators"] == 1
     assert watched["online"] == {"names": ["alice"], "guests": 0}
     assert Game.objects.get(public_id=state["id"]).spectators == 0
