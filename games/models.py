@@ -160,6 +160,8 @@ class Seek(models.Model):
         max_length=PUBLIC_ID_LENGTH, unique=True, default=new_public_id, editable=False
     )
     room = models.OneToOneField(Room, on_delete=models.CASCADE, related_name="seek")
+    # Quick pairing's: only players rated within this many points of the seeker may take it.
+    rating_range = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

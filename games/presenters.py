@@ -17,7 +17,8 @@ from games import policy, selectors
 from games.identity import Player
 from games.models import Challenge, Game, Room, Seat, Seek
 from games.models import Move as MoveRecord
-from games.shared.time_controls import TimeControl
+from games.shared.ratings import rating_of
+from games.shared.time_controls import TimeControl, speed_of
 
 PASS_NOTATION = str(PASS)
 
@@ -173,6 +174,8 @@ class SeekState(TypedDict):
     speed: str | None
     rated: bool
     by: str
+    rating: int | None
+    rating_range: int | None
     created_at: str
     mine: bool
     seated: bool
@@ -225,6 +228,7 @@ class LiveGame(TypedDict):
     players: list[str]
     time_control: str | None
     rated: bool
+    rating: int | None
     ply: int
     spectators: int
     updated_at: str
@@ -465,6 +469,8 @@ def _seek_state(seek: Seek, viewer: Player | None) -> SeekState:
         "speed": control.speed if control else None,
         "rated": game.rated,
         "by": room.owner_user.get_username() if room.owner_user else "Guest",
+        "rating": rating_of(room.owner_user_id, speed_of(game.time_control)),
+        "rating_range": seek.rating_range,
         "created_at": seek.created_at.isoformat(),
         "mine": seated and owner is not None and viewer is not None and viewer.holds(owner),
         "seated": seated,
@@ -499,16 +505,19 @@ def challenge_state(challenge: Challenge, *, viewer_id: int) -> ChallengeState:
     }
 
 
-def watch_state(games: Iterable[Game], online: tuple[list[str], int]) -> WatchState:
-    """The watch page's answer: the live games and who is at a board."""
+def watch_state(
+    games: Iterable[tuple[Game, int | None]], online: tuple[list[str], int]
+) -> WatchState:
+    """The watch page's answer: the live games (each with its players' mean rating) and who is
+    at a board."""
     names, guests = online
     return {
-        "games": [live_game(game) for game in games],
+        "games": [live_game(game, rating) for game, rating in games],
         "online": {"names": names, "guests": guests},
     }
 
 
-def live_game(game: Game) -> LiveGame:
+def live_game(game: Game, rating: int | None) -> LiveGame:
     return {
         "id": game.public_id,
         "url": play_url(game.public_id),
@@ -516,6 +525,7 @@ def live_game(game: Game) -> LiveGame:
         "players": [seat_name(seat) or "Guest" for seat in game.seats.all()],
         "time_control": game.time_control or None,
         "rated": game.rated,
+        "rating": rating,
         "ply": game.ply,
         "spectators": game.spectators,
         "updated_at": game.updated_at.isoformat(),

@@ -5,6 +5,8 @@
   ``FinishedGame``; a receiver's writes commit or roll back with the game.
 - ``finished_games_of``: an account's latest finished games, as that player saw them.
 - ``GUEST_SESSION_KEY``: the session key of a guest's identity.
+- ``provide_ratings``: the ratings app tells the game service an account's rating in a speed
+  class (quick pairing by rating range, the lobby, the watch page's order); ``rating_of`` reads.
 """
 
 from dataclasses import dataclass
@@ -16,6 +18,7 @@ from games import presenters
 from games.identity import GUEST_SESSION_KEY
 from games.models import Game
 from games.selectors import SEATS
+from games.shared.ratings import provide_ratings, rating_of
 
 __all__ = [
     "GUEST_SESSION_KEY",
@@ -24,6 +27,8 @@ __all__ = [
     "FinishedSeat",
     "finished_games_of",
     "game_finished",
+    "provide_ratings",
+    "rating_of",
 ]
 
 

@@ -13,6 +13,8 @@ from games.models import Challenge, Game, Room, Seat, Seek
 from games.policy import CPU_TURN_STALLED_AFTER
 from games.shared.errors import NotFound
 from games.shared.ids import is_public_id
+from games.shared.ratings import rating_of
+from games.shared.time_controls import speed_of
 
 SEATS = Prefetch("seats", queryset=Seat.objects.select_related("user"))
 
@@ -74,7 +76,7 @@ def open_seeks() -> QuerySet[Seek]:
     )
 
 
-def matching_seek_ids(player: Player, *, time_control: str | None, rated: bool) -> list[str]:
+def matching_seeks(player: Player, *, time_control: str | None, rated: bool) -> list[Seek]:
     """Open seeks of the standard game (8x8, 2 players) from others with this time control and
     rating kind (quick pairing's candidates), oldest first."""
     seeks = open_seeks().filter(
@@ -83,7 +85,7 @@ def matching_seek_ids(player: Player, *, time_control: str | None, rated: bool) 
         room__game__variant=Variant().to_json(),
     )
     mine = Seat.objects.filter(player.seat_filter).values("game_id")
-    return list(seeks.exclude(room__game__in=mine).values_list("public_id", flat=True))
+    return list(seeks.exclude(room__game__in=mine))
 
 
 def challenges_of(user_id: int, *, limit: int) -> QuerySet[Challenge]:
@@ -95,16 +97,31 @@ def challenges_of(user_id: int, *, limit: int) -> QuerySet[Challenge]:
     )
 
 
-def live_games(*, limit: int) -> QuerySet[Game]:
-    """Games between people being played now (every seat taken, no CPU), rated ones first,
-    then the most watched, then the latest move; with what ``presenters.live_game`` reads."""
+LIVE_GAME_CANDIDATES = 200
+
+
+def live_games(*, limit: int) -> list[tuple[Game, int | None]]:
+    """Games between people being played now (every seat taken, no CPU) with their players'
+    mean rating: rated games first, then the highest rated, the most watched, the latest move;
+    with what ``presenters.live_game`` reads."""
     with_cpu = Seat.objects.filter(kind=Seat.Kind.CPU).values("game_id")
-    return (
+    candidates = (
         Game.objects.filter(status=Game.Status.ACTIVE, mode=Game.Mode.ROOM)
         .exclude(pk__in=with_cpu)
         .prefetch_related(SEATS)
-        .order_by("-rated", "-spectators", "-updated_at")[:limit]
+        .order_by("-rated", "-spectators", "-updated_at")[:LIVE_GAME_CANDIDATES]
     )
+    rated = [(game, mean_rating(game)) for game in candidates]
+    rated.sort(key=lambda pair: (pair[0].rated, pair[1] or 0), reverse=True)  # stable
+    return rated[:limit]
+
+
+def mean_rating(game: Game) -> int | None:
+    """The mean rating of the game's players in its speed class (None when one has none)."""
+    speed = speed_of(game.time_control)
+    ratings = [rating_of(seat.user_id, speed) for seat in game.seats.all()]
+    known = [rating for rating in ratings if rating is not None]
+    return round(sum(known) / len(known)) if known and len(known) == len(ratings) else None
 
 
 def online_players() -> tuple[list[str], int]:

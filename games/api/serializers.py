@@ -126,6 +126,14 @@ class QuickPairingRequestSerializer(StrictSerializer):
         max_length=16, required=False, allow_null=True, default=None, help_text="as for a room"
     )
     rated = serializers.BooleanField(default=False)
+    rating_range = serializers.IntegerField(
+        min_value=0,
+        max_value=3000,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="pair only with a player rated within this many points (accounts only)",
+    )
 
 
 class ChallengeCreateSerializer(StrictSerializer):
@@ -341,6 +349,12 @@ class SeekStateSerializer(ShapeSerializer):
     speed = serializers.ChoiceField(choices=SPEEDS, allow_null=True)
     rated = serializers.BooleanField()
     by = serializers.CharField(help_text="the seeker's name")
+    rating = serializers.IntegerField(
+        allow_null=True, help_text="the seeker's rating in this speed class (null: a guest)"
+    )
+    rating_range = serializers.IntegerField(
+        allow_null=True, help_text="only players rated within this many points may accept"
+    )
     created_at = serializers.DateTimeField()
     mine = serializers.BooleanField(help_text="whether you offered it")
     seated = serializers.BooleanField(help_text="whether you hold a seat in it")
@@ -390,6 +404,9 @@ class LiveGameSerializer(ShapeSerializer):
     players = serializers.ListField(child=serializers.CharField(), help_text="in turn order")
     time_control = serializers.CharField(allow_null=True)
     rated = serializers.BooleanField()
+    rating = serializers.IntegerField(
+        allow_null=True, help_text="the players' mean rating (null when one has none)"
+    )
     ply = serializers.IntegerField()
     spectators = serializers.IntegerField()
     updated_at = serializers.DateTimeField()

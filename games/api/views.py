@@ -319,7 +319,10 @@ class QuickPairingView(APIView):
         data = validated(QuickPairingRequestSerializer, request.data)
         player = seated_player(request)
         room, started = lobby.quick_pairing(
-            player=player, time_control=data["time_control"], rated=data["rated"]
+            player=player,
+            time_control=data["time_control"],
+            rated=data["rated"],
+            rating_range=data["rating_range"],
         )
         room = selectors.room(room.code)
         seek = None if started else presenters.lobby_seeks([room.seek], viewer=player)[0]

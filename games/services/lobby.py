@@ -9,14 +9,25 @@ from games.identity import Player
 from games.models import Game, Room, Seek
 from games.services import events, rooms, steps
 from games.shared.errors import Conflict, Forbidden, NotFound, ServiceError
+from games.shared.ratings import rating_of
+from games.shared.time_controls import speed_of
 
 QUICK_VARIANT: dict[str, object] = {}  # quick pairing plays the standard 8x8 game
 
 
 def create_seek(
-    *, player: Player, variant: object, color: str, time_control: str | None, rated: bool
+    *,
+    player: Player,
+    variant: object,
+    color: str,
+    time_control: str | None,
+    rated: bool,
+    rating_range: int | None = None,
 ) -> Seek:
-    """Offer a room in the lobby: the seeker takes the ``color`` seat (or a random one)."""
+    """Offer a room in the lobby: the seeker takes the ``color`` seat (or a random one); with a
+    ``rating_range``, only players rated within that many points of the seeker may take it."""
+    if rating_range is not None and player.user_id is None:
+        raise Forbidden("rating_range_needs_account", field="rating_range")
     with transaction.atomic():
         room = rooms.create_room(
             player=player,
@@ -26,7 +37,7 @@ def create_seek(
             rated=rated,
             color=color,
         )
-        seek = Seek.objects.create(room=room)
+        seek = Seek.objects.create(room=room, rating_range=rating_range)
         events.publish_lobby()
     return seek
 
@@ -40,6 +51,8 @@ def accept_seek(*, player: Player, seek_id: str) -> Room:
             raise ServiceError("own_seek")
         if game.status != Game.Status.WAITING:
             raise Conflict("seek_taken")
+        if not in_rating_range(seek, player=player, rating_range=None):
+            raise ServiceError("outside_rating_range", limit=seek.rating_range)
         room = rooms.join_room(player=player, code=seek.room.code)
         started = room.game.status != Game.Status.WAITING
         events.publish_lobby(accepted=seek.public_id if started else None)
@@ -59,19 +72,42 @@ def cancel_seek(*, player: Player, seek_id: str) -> None:
         events.publish_lobby()
 
 
-def quick_pairing(*, player: Player, time_control: str | None, rated: bool) -> tuple[Room, bool]:
+def quick_pairing(
+    *, player: Player, time_control: str | None, rated: bool, rating_range: int | None = None
+) -> tuple[Room, bool]:
     """Accept the oldest open standard 2-player seek of the same time control and rating kind
-    from someone else, or else offer one with a random colour. Returns the room and whether a
-    game started."""
-    for seek_id in selectors.matching_seek_ids(player, time_control=time_control, rated=rated):
+    from someone else (both rated within the ``rating_range`` of each, when either asks for one),
+    or else offer one with a random colour. Returns the room and whether a game started."""
+    if rating_range is not None and player.user_id is None:
+        raise Forbidden("rating_range_needs_account", field="rating_range")
+    for seek in selectors.matching_seeks(player, time_control=time_control, rated=rated):
+        if not in_rating_range(seek, player=player, rating_range=rating_range):
+            continue
         try:
-            return accept_seek(player=player, seek_id=seek_id), True
+            return accept_seek(player=player, seek_id=seek.public_id), True
         except (Conflict, NotFound):
             continue  # taken meanwhile: try the next
     seek = create_seek(
-        player=player, variant=QUICK_VARIANT, color="random", time_control=time_control, rated=rated
+        player=player,
+        variant=QUICK_VARIANT,
+        color="random",
+        time_control=time_control,
+        rated=rated,
+        rating_range=rating_range,
     )
     return seek.room, False
+
+
+def in_rating_range(seek: Seek, *, player: Player, rating_range: int | None) -> bool:
+    """Whether ``player`` and the seeker are rated within the seek's range and ``rating_range``
+    of each other (in the seek's speed class); a range asks for two ratings."""
+    limits = [limit for limit in (seek.rating_range, rating_range) if limit is not None]
+    if not limits:
+        return True
+    speed = speed_of(seek.room.game.time_control)
+    mine = rating_of(player.user_id, speed)
+    theirs = rating_of(seek.room.owner_user_id, speed)
+    return mine is not None and theirs is not None and abs(mine - theirs) <= min(limits)
 
 
 def _locked_seek(seek_id: str) -> Seek:

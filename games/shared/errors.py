@@ -50,6 +50,8 @@ MESSAGES: Mapping[str, Promise] = {
     "seek_not_found": _("This seek is no longer in the lobby."),
     "seek_taken": _("Someone else took this seek first."),
     "not_your_seek": _("Only the player who offered a seek may take it back."),
+    "outside_rating_range": _("This seek is for players rated within %(limit)d of its seeker."),
+    "rating_range_needs_account": _("A rating range is for signed-in players: sign up or log in."),
     "own_seek": _("This is your own seek: wait for someone to accept it."),
     "challenge_needs_account": _("Sign up or log in to challenge a player."),
     "challenge_yourself": _("You cannot challenge yourself."),

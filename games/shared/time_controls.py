@@ -72,6 +72,11 @@ class TimeControl:
         return self.initial_ms if self.correspondence else remaining_ms + self.increment_ms
 
 
+def speed_of(name: str) -> str:
+    """The speed class of the time control written ``name``; "untimed" for none ("")."""
+    return TimeControl.parse(name).speed if name else "untimed"
+
+
 def offered_time_controls() -> list[str]:
     """The time controls a game may be created with, fastest first."""
     return list(settings.TIME_CONTROLS)

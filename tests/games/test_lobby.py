@@ -6,6 +6,7 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from rest_framework.test import APIClient
 
+from games.accounts.models import PlayerRating
 from games.models import Game, Room, Seek
 from tests.games.sockets import Socket
 
@@ -138,3 +139,41 @@ def test_the_lobby_socket_lists_seeks_live_and_tells_when_one_is_accepted(alice,
     (shown,) = listed["seeks"]
     assert (shown["time_control"], shown["by"], shown["url"]) == ("10+0", "alice", None)
     assert accepted == {"type": "seeks", "accepted": shown["id"], "seeks": []}
+
+
+def rate(client_and_player, rating: int) -> None:
+    PlayerRating.objects.update_or_create(
+        user_id=client_and_player[1].user_id, defaults={"rating": rating}
+    )
+
+
+def test_quick_pairing_by_rating_range(alice, bob, make_account) -> None:
+    strong = make_account("strong")
+    rate(alice, 1500)
+    rate(bob, 1620)
+    rate(strong, 2100)
+    waiting = (
+        alice[0]
+        .post("/api/lobby/quick/", {"time_control": "3+2", "rating_range": 200}, format="json")
+        .json()
+    )
+    assert (waiting["seek"]["rating"], waiting["seek"]["rating_range"]) == (1500, 200)
+    too_strong = strong[0].post("/api/lobby/quick/", {"time_control": "3+2"}, format="json")
+    assert too_strong.json()["started"] is False  # outside alice's range: a seek of its own
+    refused = strong[0].post(f"/api/lobby/seeks/{waiting['seek']['id']}/accept/")
+    assert (refused.status_code, refused.json()["error"]["code"]) == (400, "outside_rating_range")
+    paired = (
+        bob[0]
+        .post("/api/lobby/quick/", {"time_control": "3+2", "rating_range": 150}, format="json")
+        .json()
+    )
+    assert paired["started"] is True
+    assert paired["room"]["code"] == waiting["room"]["code"]
+
+
+def test_a_rating_range_is_for_accounts(guest) -> None:
+    answer = guest.post("/api/lobby/quick/", {"rating_range": 100}, format="json")
+    assert (answer.status_code, answer.json()["error"]["code"]) == (
+        403,
+        "rating_range_needs_account",
+    )

@@ -6,6 +6,7 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from rest_framework.test import APIClient
 
+from games.accounts.models import PlayerRating
 from games.models import Game
 from tests.games.sockets import Socket
 
@@ -70,3 +71,15 @@ def test_spectators_are_counted_while_they_watch_and_online_players_are_named(
     assert watched["games"][0]["spectators"] == 1
     assert watched["online"] == {"names": ["alice"], "guests": 0}
     assert Game.objects.get(public_id=state["id"]).spectators == 0
+
+
+def test_the_highest_rated_games_come_first(make_account, guest) -> None:
+    players = {name: make_account(name) for name in ("p1", "p2", "p3", "p4", "p5", "p6")}
+    for name, rating in (("p1", 1400), ("p2", 1400), ("p3", 1900), ("p4", 1700), ("p5", 1600)):
+        PlayerRating.objects.create(user_id=players[name][1].user_id, rating=rating)
+    low = room_game(players["p1"][0], players["p2"][0], rated=True)
+    high = room_game(players["p3"][0], players["p4"][0], rated=True)
+    casual = room_game(players["p5"][0], players["p6"][0])
+    listed = guest.get("/api/watch/").json()["games"]
+    assert [game["id"] for game in listed] == [high["id"], low["id"], casual["id"]]
+    assert [game["rating"] for game in listed] == [1800, 1400, 1550]

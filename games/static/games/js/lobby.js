@@ -31,7 +31,7 @@ function row(seek) {
   const tr = document.createElement("tr");
   tr.dataset.seek = seek.id;
   const cells = [
-    seek.by,
+    seek.rating === null ? seek.by : `${seek.by} (${seek.rating})`,
     gameText(seek),
     colorName(seek.color),
     clockText(seek),

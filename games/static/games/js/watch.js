@@ -22,7 +22,7 @@ function row(game) {
     cell(game.players.join(" – ")),
     cell(t(`board.${game.variant.board}`)),
     cell(game.time_control ? t(`time.${game.time_control}`) : t("lobby.untimed")),
-    cell(game.rated ? t("lobby.rated") : t("lobby.casual")),
+    cell(`${game.rated ? t("lobby.rated") : t("lobby.casual")}${game.rating === null ? "" : ` · ${game.rating}`}`),
     cell(String(game.spectators)),
     cell(link),
   );
