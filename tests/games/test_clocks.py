@@ -2,19 +2,12 @@
 clock times stored with every move, the flag decided by the server (a task due at the flag, a
 sweep as safety net), a move after the flag refused, the player out of time losing."""
 
-import os
-import subprocess
-import sys
 import time
-import uuid
 from datetime import datetime, timedelta
-from pathlib import Path
 
 import pytest
-import redis
 from celery import current_app
 from django.conf import settings as django_settings
-from django.db import connection
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -23,9 +16,9 @@ from games.models import Game, Move
 from games.services import games, rooms
 from games.shared.time_controls import TimeControl, TimeControlError
 from tests.games.conftest import BLACK_WIPES_OUT
+from tests.games.workers import celery_worker, private_queue
 
 pytestmark = pytest.mark.django_db
-BIN = Path(sys.executable).parent
 
 
 def timed_room(black: APIClient, white: APIClient, control: str = "1+0", **extra) -> dict:
@@ -186,7 +179,7 @@ def test_a_flag_check_of_a_turn_since_played_does_nothing(alice, bob) -> None:
 def test_a_flag_check_before_the_flag_schedules_itself_again(
     alice, bob, settings, django_capture_on_commit_callbacks
 ) -> None:
-    settings.CELERY_CPU_QUEUE = f"cpu-test-{uuid.uuid4().hex}"  # no worker takes these tasks
+    settings.CELERY_CPU_QUEUE = private_queue()  # no worker takes these tasks
     (black, _), (white, _) = alice, bob
     state = timed_room(black, white, "1+0")
     game = game_of(state)
@@ -312,27 +305,11 @@ def test_rated_rooms_are_for_accounts_and_people_only(alice, guest) -> None:
 def test_a_real_worker_flags_a_short_game_nobody_watches(settings, alice, bob) -> None:
     """A 3-second game (a time control offered for this test) with no client connected: the
     flag check that the start of the game scheduled runs on a real Celery worker at the flag."""
-    queue = f"cpu-test-{uuid.uuid4().hex}"
+    queue = private_queue()
     settings.CELERY_CPU_QUEUE = queue
     settings.TIME_CONTROLS = [*django_settings.TIME_CONTROLS, "0.05+0"]
-    env = os.environ | {"POSTGRES_DB": connection.settings_dict["NAME"], "CELERY_CPU_QUEUE": queue}
-    worker = subprocess.Popen(
-        [
-            str(BIN / "celery"),
-            "-A",
-            "reversi_site",
-            "worker",
-            "-Q",
-            queue,
-            "--pool=solo",
-            "--loglevel=warning",
-            "--without-gossip",
-            "--without-mingle",
-        ],
-        env=env,
-    )
-    try:
-        (_, black), (_, white) = alice, bob
+    (_, black), (_, white) = alice, bob
+    with celery_worker(queue):
         room = rooms.create_room(player=black, variant={}, seats=None, time_control="0.05+0")
         rooms.join_room(player=white, code=room.code)
         started = Game.objects.get(pk=room.game_id)
@@ -343,14 +320,6 @@ def test_a_real_worker_flags_a_short_game_nobody_watches(settings, alice, bob) -
         while game.status != Game.Status.FINISHED and time.monotonic() < deadline:
             time.sleep(0.5)
             game = Game.objects.get(pk=room.game_id)
-        assert game.status == Game.Status.FINISHED, "the worker did not flag the game"
-        assert (game.result["reason"], game.result["flagged"]) == ("time", "black")
-        assert game.updated_at >= started.flag_at
-    finally:
-        worker.terminate()
-        try:
-            worker.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            worker.wait()
-        redis.Redis.from_url(django_settings.REDIS_URL).delete(queue)
+    assert game.status == Game.Status.FINISHED, "the worker did not flag the game"
+    assert (game.result["reason"], game.result["flagged"]) == ("time", "black")
+    assert game.updated_at >= started.flag_at

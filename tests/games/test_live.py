@@ -2,26 +2,19 @@
 
 import asyncio
 import json
-import os
 import socket
 import subprocess
-import sys
 import time
-import uuid
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
-import redis
-from django.conf import settings
-from django.db import connection
 from websockets.asyncio.client import connect
 
 from games import selectors
 from games.models import Game
+from tests.games.workers import BIN, private_queue, stop, worker_command, worker_environment
 
-BIN = Path(sys.executable).parent
 REPLY_TIMEOUT = 60
 
 
@@ -34,25 +27,13 @@ def free_port() -> int:
 @pytest.fixture
 def live_server_url(transactional_db: None) -> Iterator[str]:
     """daphne and a solo-pool Celery worker on the test database and this suite's Redis db."""
-    queue = f"cpu-test-{uuid.uuid4().hex}"  # no other worker on this Redis takes its tasks
-    env = os.environ | {"POSTGRES_DB": connection.settings_dict["NAME"], "CELERY_CPU_QUEUE": queue}
+    queue = private_queue()
     port = free_port()
     commands = [
         [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "reversi_site.asgi:application"],
-        [
-            str(BIN / "celery"),
-            "-A",
-            "reversi_site",
-            "worker",
-            "-Q",
-            queue,
-            "--pool=solo",
-            "--loglevel=warning",
-            "--without-gossip",
-            "--without-mingle",
-        ],
+        worker_command(queue),
     ]
-    processes = [subprocess.Popen(command, env=env) for command in commands]
+    processes = [subprocess.Popen(command, env=worker_environment(queue)) for command in commands]
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
@@ -66,15 +47,7 @@ def live_server_url(transactional_db: None) -> Iterator[str]:
                 time.sleep(0.2)
         yield url
     finally:
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            try:
-                process.wait(timeout=2)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-        redis.Redis.from_url(settings.REDIS_URL).delete(queue)
+        stop(processes, queue)
 
 
 def test_cpu_reply_arrives_over_the_websocket(live_server_url: str, alice) -> None:
