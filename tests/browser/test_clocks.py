@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import SHORT_TIME_CONTROL
-from .helpers import play_cell, start_room, wait_ply, wait_ready
+from .helpers import play_cell, screenshot, start_room, wait_ply, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -42,6 +42,7 @@ def test_both_clocks_tick_and_a_move_hands_the_running_clock_over(new_page) -> N
     for page in (black, white):
         expect(page.locator('#clocks li[data-color="white"]')).to_have_class("running")
         expect(page.locator('#clocks li[data-color="black"]')).not_to_have_class("running")
+    screenshot(white, "clocks")
     stopped = clock_ms(white, "black")
     white.wait_for_timeout(1500)
     assert clock_ms(white, "black") == stopped  # black's clock stands while white thinks

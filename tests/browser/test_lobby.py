@@ -4,7 +4,7 @@ and accepts it, and both land in the game; quick pairing pairs two browsers."""
 import pytest
 from playwright.sync_api import Page, expect
 
-from .helpers import wait_ready
+from .helpers import screenshot, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -30,6 +30,7 @@ def test_one_browser_seeks_another_accepts_and_both_play(new_page) -> None:
     expect(offered).to_contain_text("White")
     expect(offered).to_contain_text("5 min + 3 s")
     expect(offered).to_contain_text("casual")
+    screenshot(taker, "lobby")
     offered.get_by_role("button", name="Accept").click()
     for page in (seeker, taker):
         page.wait_for_url(lambda url: "/room/" in url)

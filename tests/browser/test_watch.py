@@ -4,7 +4,7 @@ follows its moves live as a spectator (no seat, no join link) and is counted by 
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import play_cell, start_room, wait_ply, wait_ready
+from .helpers import play_cell, screenshot, start_room, wait_ply, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -23,6 +23,7 @@ def test_a_spectator_finds_a_game_on_the_watch_page_and_follows_it(new_page) -> 
     listed = spectator.locator("#live-games tr")
     expect(listed).to_have_count(1)
     expect(listed).to_contain_text("10 min + 0 s")
+    screenshot(spectator, "watch")
     listed.get_by_role("link").click()
     wait_ready(spectator)
     assert "/play/" in spectator.url
