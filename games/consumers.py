@@ -106,6 +106,11 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         self.player = await _scope_player(self.scope)
         self.group = events.game_group(self.game_id)
+        # A spectator is counted before it joins the group: its state below has the count, and
+        # it never gets an event of its own arrival.
+        self.spectating = not await _viewer_colors(self.game_id, self.player)
+        if self.spectating:
+            await database_sync_to_async(watching.spectator_connected)(game_id=self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         if self.player is not None:
@@ -113,9 +118,6 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
                 player=self.player, game_id=self.game_id
             )
         await self.send_state()
-        if not self.you:
-            self.spectating = True
-            await database_sync_to_async(watching.spectator_connected)(game_id=self.game_id)
 
     async def disconnect(self, code: int) -> None:
         if not self.group:
