@@ -18,9 +18,13 @@ def test_a_spectator_finds_a_game_on_the_watch_page_and_follows_it(new_page) -> 
     white.get_by_role("button", name="Join").click()
     expect(white.locator("#counts")).to_contain_text("White (you)")
 
+    game_id = black.evaluate(
+        "async () => (await (await fetch(location.pathname.replace('/room/', '/api/rooms/')))"
+        ".json()).game.id"
+    )
     spectator = new_page()
     spectator.goto("/watch/")
-    listed = spectator.locator("#live-games tr")
+    listed = spectator.locator(f'#live-games tr[data-game="{game_id}"]')  # other tests' games too
     expect(listed).to_have_count(1)
     expect(listed).to_contain_text("10 min + 0 s")
     screenshot(spectator, "watch")
