@@ -13,7 +13,7 @@ LOCK_ARGS ?=
 LOCK := $(BIN)/uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes \
 	--quiet --custom-compile-command "make lock" $(LOCK_ARGS)
 
-.PHONY: run test lint typecheck test-python test-slow test-js bench lock \
+.PHONY: run test lint typecheck test-python test-slow test-js bench fault-test lock \
 	install install-dev install-js browser db clean
 
 # The steps of `make test` share one test database: never run them side by side (make -j).
@@ -58,12 +58,13 @@ db: install
 	$(PY) manage.py ensure_database
 	$(PY) manage.py migrate --noinput
 
-## Set up and run the service (web and worker) in the foreground; Ctrl-C stops both.
+## Set up and run the service (web, worker and beat) in the foreground; Ctrl-C stops them all.
 run: db
 	$(PY) -m ai_worker warmup
-	@echo "Reversi is running at http://$(HOST):$(PORT)/  (Ctrl-C stops web and worker)"
+	@echo "Reversi is running at http://$(HOST):$(PORT)/  (Ctrl-C stops web, worker and beat)"
 	@trap 'kill 0' INT TERM; \
-	POSTGRES_CONN_MAX_AGE=600 $(BIN)/celery -A reversi_site worker --loglevel=info -Q celery,cpu & \
+	POSTGRES_POOL_SIZE=0 POSTGRES_CONN_MAX_AGE=600 $(BIN)/celery -A reversi_site worker --loglevel=info -Q celery,cpu & \
+	$(BIN)/celery -A reversi_site beat --loglevel=info --schedule $(VENV)/celerybeat-schedule & \
 	$(BIN)/daphne -b $(HOST) -p $(PORT) reversi_site.asgi:application & \
 	wait
 
@@ -92,6 +93,11 @@ test-slow: install-dev
 
 bench: install
 	$(PY) -m benchmarks.engine
+
+## A private stack (PostgreSQL, Redis, daphne, worker, beat) plays games while its worker, Redis,
+## web server and database fail in turn; prints moves lost, games stuck, 500s for saved writes.
+fault-test: install-dev
+	$(PY) -m benchmarks.faults
 
 clean:
 	rm -rf $(VENV) node_modules staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis \

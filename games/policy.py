@@ -8,7 +8,12 @@ from datetime import datetime, timedelta
 from ai_worker.levels import EASY, NORMAL, STRONG
 
 ABSENCE_BEFORE_TAKEOVER = timedelta(minutes=2)  # M3: a player away this long may be replaced
-CPU_TURN_STALLED_AFTER = timedelta(seconds=60)  # a CPU turn without its move is queued again
+# A CPU turn without its move this long is queued again (its task was lost: a worker killed, a
+# Redis restart, a send while Redis was down); the sweep looks every STALLED_TURN_SWEEP_EVERY, so
+# a lost turn moves again within 15 s. A repeated task costs nothing: the first to finish plays,
+# the other finds its ply gone (and a strong search takes 1.5 s, far below this).
+CPU_TURN_STALLED_AFTER = timedelta(seconds=10)
+STALLED_TURN_SWEEP_EVERY = timedelta(seconds=5)
 
 # Redis broker priorities, 0 served first: a quick easy or normal reply never waits in the CPU
 # queue behind strong searches of 1.5 s. A game has at most one CPU task in flight, so a strong
@@ -20,7 +25,7 @@ TASK_PRIORITY_BY_LEVEL = {EASY: 0, NORMAL: 3, STRONG: 6}
 # lost check. The Redis broker redelivers a delayed task after its visibility timeout (1 h).
 FLAG_TASK_PRIORITY = 0
 FLAG_TASK_HORIZON = timedelta(minutes=30)
-FLAG_SWEEP_SECONDS = 15.0
+FLAG_SWEEP_EVERY = timedelta(seconds=15)
 
 
 def takeover_allowed_at(absent_since: datetime) -> datetime:

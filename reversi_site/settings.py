@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 from games.community.version import app_version
-from games.policy import FLAG_SWEEP_SECONDS, FLAG_TASK_PRIORITY
+from games.policy import FLAG_SWEEP_EVERY, STALLED_TURN_SWEEP_EVERY
 from games.shared.ids import PUBLIC_ID_SCHEMA
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -86,6 +86,19 @@ TEMPLATES = [
 WSGI_APPLICATION = None
 ASGI_APPLICATION = "reversi_site.asgi.application"
 
+# A pool of PostgreSQL connections per process (psycopg_pool through Django's OPTIONS["pool"]):
+# the ASGI server runs each request and websocket call on a thread of its own, so without it a
+# burst takes one connection each until PostgreSQL refuses more. With it a request waits for a
+# free connection, up to POSTGRES_POOL_TIMEOUT seconds (then a 503). POSTGRES_POOL_SIZE=0 turns
+# it off: the Celery worker (prefork: a pool must not cross a fork) keeps one connection per
+# process instead (POSTGRES_CONN_MAX_AGE).
+POSTGRES_POOL_SIZE = int(os.environ.get("POSTGRES_POOL_SIZE", "10"))
+POSTGRES_POOL = {
+    "min_size": min(2, POSTGRES_POOL_SIZE),
+    "max_size": POSTGRES_POOL_SIZE,
+    "timeout": float(os.environ.get("POSTGRES_POOL_TIMEOUT", "5")),
+}
+
 DATABASES = {
     "default": {
         "ENGINE": "django.db.backends.postgresql",
@@ -94,9 +107,13 @@ DATABASES = {
         "PASSWORD": os.environ.get("POSTGRES_PASSWORD", ""),
         "HOST": os.environ.get("POSTGRES_HOST", "127.0.0.1"),
         "PORT": os.environ.get("POSTGRES_PORT", "5432"),
-        # 0 for the ASGI server (a thread per request); the Celery worker keeps its connection.
-        "CONN_MAX_AGE": int(os.environ.get("POSTGRES_CONN_MAX_AGE", "0")),
+        # With the pool, connections are the pool's (Django closes none, it returns them).
+        "CONN_MAX_AGE": 0
+        if POSTGRES_POOL_SIZE
+        else int(os.environ.get("POSTGRES_CONN_MAX_AGE", "0")),
+        # Checked before use: by the pool when it hands one out, else at each request's start.
         "CONN_HEALTH_CHECKS": True,
+        "OPTIONS": {"pool": POSTGRES_POOL} if POSTGRES_POOL_SIZE else {},
     }
 }
 
@@ -129,6 +146,15 @@ WHITENOISE_USE_FINDERS = True
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 
+# Django's cache on Redis: shared by every process (guest ids, games.identity.mint_guest_id).
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+    }
+}
+
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
@@ -157,12 +183,20 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # CPU moves and hints go to their own queue (games.services sends them there, with a priority
 # per level); a test's worker may take a private one.
 CELERY_CPU_QUEUE = os.environ.get("CELERY_CPU_QUEUE", "cpu")
-# Celery beat (`celery -A reversi_site beat`): the safety nets that no request triggers.
+# Celery beat (`make run`, the compose file's `beat`) sends the safety nets that no request
+# triggers: the sweep that queues again the CPU turns whose task was lost, and the sweep that
+# ends on time the games whose flag check was lost or is too far off for a delayed task; a
+# sweep not taken before the next one is due is dropped.
 CELERY_BEAT_SCHEDULE = {
+    "sweep-stalled-cpu-turns": {
+        "task": "games.tasks.sweep_stalled_cpu_turns",
+        "schedule": STALLED_TURN_SWEEP_EVERY,
+        "options": {"expires": STALLED_TURN_SWEEP_EVERY.total_seconds()},
+    },
     "flag-overdue-games": {
         "task": "games.tasks.flag_overdue_games",
-        "schedule": FLAG_SWEEP_SECONDS,
-        "options": {"queue": CELERY_CPU_QUEUE, "priority": FLAG_TASK_PRIORITY},
+        "schedule": FLAG_SWEEP_EVERY,
+        "options": {"expires": FLAG_SWEEP_EVERY.total_seconds()},
     },
 }
 
@@ -177,7 +211,8 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     # JSON only: form and multipart bodies silently drop nested fields (a room's seats).
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # games.shared.parsers.JSONBodyParser: DRF's JSON parser with a size (413) and nesting limit.
+    "DEFAULT_PARSER_CLASSES": ["games.shared.parsers.JSONBodyParser"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "EXCEPTION_HANDLER": "games.shared.api.api_exception_handler",
 }

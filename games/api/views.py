@@ -45,7 +45,10 @@ def request_player(request: Request, *, create: bool) -> Player | None:
     """The account or guest behind a request; a guest's writes must pass the CSRF check."""
     if not request.user.is_authenticated and request.method not in SAFE_METHODS:
         SessionAuthentication().enforce_csrf(request)
-    return player_from_session(request.user, request.session, create=create)
+    browser_key = request.META.get("CSRF_COOKIE", "")  # the CSRF secret, checked just above
+    return player_from_session(
+        request.user, request.session, create=create, browser_key=browser_key
+    )
 
 
 def seated_player(request: Request) -> Player:

@@ -1,5 +1,11 @@
 """What the services send, on commit only: game events to the viewers (channel layer) and
-searches to the workers (Celery). Nothing here changes a row."""
+searches to the workers (Celery). Nothing here changes a row.
+
+Sending is ``robust``: when Redis is down the write is saved all the same and answered; the
+failure is logged, and what could not leave is recovered: a viewer gets the full state on its
+next event or ``sync`` (the socket reconnects and resynchronises), and a CPU turn whose search
+never left is queued again by the stalled-turn sweep (``games.tasks.sweep_stalled_cpu_turns``).
+A lost hint is asked for again (``games.services.cpu.request_hint``)."""
 
 from asgiref.sync import async_to_sync
 from celery import current_app
@@ -27,11 +33,11 @@ def publish(*, game: Game, kind: str, board: Board) -> None:
     it: each consumer makes it its viewer's with ``presenters.seen_by``)."""
     event = presenters.game_event(kind, presenters.event_state(game, board=board))
     group = game_group(game.pk)
-    transaction.on_commit(
-        lambda: async_to_sync(get_channel_layer().group_send)(
-            group, {"type": "game.event", "event": event}
-        )
-    )
+
+    def push_game_event() -> None:
+        async_to_sync(get_channel_layer().group_send)(group, {"type": "game.event", "event": event})
+
+    transaction.on_commit(push_game_event, robust=True)
 
 
 LOBBY_GROUP = "lobby"
@@ -77,7 +83,11 @@ def send_search(*, task: str, game: Game, level: str) -> None:
         "queue": settings.CELERY_CPU_QUEUE,
         "priority": policy.TASK_PRIORITY_BY_LEVEL[level],
     }
-    transaction.on_commit(lambda: current_app.send_task(task, args=(game_id, ply), **options))
+
+    def queue_search() -> None:
+        current_app.send_task(task, args=(game_id, ply), **options)
+
+    transaction.on_commit(queue_search, robust=True)
 
 
 def send_flag_check(*, game: Game) -> None:
@@ -92,4 +102,8 @@ def send_flag_check(*, game: Game) -> None:
         "priority": policy.FLAG_TASK_PRIORITY,
         "eta": flag_at,
     }
-    transaction.on_commit(lambda: current_app.send_task(FLAG_TASK, args=(game_id, ply), **options))
+
+    def queue_check() -> None:
+        current_app.send_task(FLAG_TASK, args=(game_id, ply), **options)
+
+    transaction.on_commit(queue_check, robust=True)

@@ -81,7 +81,8 @@ def parse_variant(*, data: object, seed: int) -> Variant:
 def play_move(*, player: Player, game_id: int, notation: str, ply: int) -> Game:
     """A person's move at ``ply`` (the ply their client saw); passes that follow are automatic.
 
-    A move after the mover's flag is refused (``out_of_time``), and the game ends on time."""
+    The same move sent again for a ply it was played at answers the game as it is now; a move
+    after the mover's flag is refused (``out_of_time``), and the game ends on time."""
     end_if_out_of_time(game_id=game_id)
     with transaction.atomic():
         game = steps.locked_game(game_id=game_id)
@@ -89,6 +90,8 @@ def play_move(*, player: Player, game_id: int, notation: str, ply: int) -> Game:
         require_time_left(game=game)
         steps.require_active(game=game)
         if ply != game.ply:
+            if repeats_saved_move(game=game, colors=mine, ply=ply, notation=notation):
+                return game  # a request retried after its answer was lost: it is done
             raise Conflict("stale_ply", field="ply", ply=game.ply, sent=ply)
         board = Board.from_text(game.position)
         if board.turn not in mine:
@@ -233,6 +236,17 @@ def start(*, game: Game) -> None:
     settle(game=game, board=board)
     clocks.run(game=game, board=board, now=timezone.now())
     steps.commit(game=game, board=board, kind="started", fields=PLAY_FIELDS)
+
+
+def repeats_saved_move(*, game: Game, colors: set[int], ply: int, notation: str) -> bool:
+    """Whether ``notation`` at ``ply`` is the move one of ``colors`` played there: a retried
+    request (the server died before answering, the network dropped the answer) is answered
+    as done, never played twice."""
+    try:
+        move = Move.from_notation(notation)
+    except IllegalMoveError:
+        return False
+    return game.moves.filter(ply=ply, notation=str(move), color__in=colors).exists()
 
 
 def parse_move(*, notation: str) -> Move:

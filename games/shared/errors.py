@@ -17,6 +17,12 @@ from django.utils.translation import pgettext_lazy
 MESSAGES: Mapping[str, Promise] = {
     # requests
     "unknown_field": _("Unknown field."),
+    "nested_too_deep": _("The JSON body is nested too deeply: at most %(limit)d levels."),
+    "body_too_large": _("The request body is too large: at most %(limit)d bytes."),
+    "service_unavailable": _(
+        "The service is briefly unavailable. Please try again in %(seconds)d seconds."
+    ),
+    "server_error": _("Something went wrong on the server. Please try again later."),
     # games and rooms
     "not_found": _("This game or room does not exist."),
     "invalid": _("The variant must be a JSON object."),
@@ -170,6 +176,22 @@ class Conflict(ServiceError):
     current state (HTTP 409)."""
 
     status_code = 409
+
+
+class PayloadTooLarge(ServiceError):
+    """The request body is over the size limit (HTTP 413)."""
+
+    status_code = 413
+
+
+class Unavailable(ServiceError):
+    """The database or Redis cannot be reached just now (HTTP 503, with ``Retry-After``)."""
+
+    status_code = 503
+
+    def __init__(self, *, retry_after: int) -> None:
+        super().__init__("service_unavailable", seconds=retry_after)
+        self.retry_after = retry_after
 
 
 class RateLimited(ServiceError):

@@ -2,52 +2,31 @@
 
 import asyncio
 import json
-import socket
-import subprocess
-import time
+import sys
+import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
+from django.db import connection
 from websockets.asyncio.client import connect
 
 from games import selectors
 from games.models import Game
-from tests.games.workers import BIN, private_queue, stop, worker_command, worker_environment
+from tests.servers import celery_worker, daphne
 
+BIN = Path(sys.executable).parent
 REPLY_TIMEOUT = 60
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture
 def live_server_url(transactional_db: None) -> Iterator[str]:
     """daphne and a solo-pool Celery worker on the test database and this suite's Redis db."""
-    queue = private_queue()
-    port = free_port()
-    commands = [
-        [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "reversi_site.asgi:application"],
-        worker_command(queue),
-    ]
-    processes = [subprocess.Popen(command, env=worker_environment(queue)) for command in commands]
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"{url}/healthz").status_code == 200:
-                    break
-            except httpx.TransportError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.2)
+    queue = f"cpu-test-{uuid.uuid4().hex}"  # no other worker on this Redis takes its tasks
+    env = {"POSTGRES_DB": connection.settings_dict["NAME"], "CELERY_CPU_QUEUE": queue}
+    with celery_worker(queue, env), daphne(env) as url:
         yield url
-    finally:
-        stop(processes, queue)
 
 
 def test_cpu_reply_arrives_over_the_websocket(live_server_url: str, alice) -> None:
