@@ -8,6 +8,9 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 HOST ?= 127.0.0.1
 CHROMIUM ?= /usr/bin/chromium
+# Local development and the checks run with DEBUG on (the settings default to production, which
+# refuses to start without a secret key of its own); set DJANGO_DEBUG=0 to try production.
+export DJANGO_DEBUG ?= 1
 # Extra flags for `make lock`: LOCK_ARGS=--upgrade (every pin) or LOCK_ARGS="--upgrade-package django".
 LOCK_ARGS ?=
 LOCK := $(BIN)/uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes \

@@ -14,6 +14,10 @@ ABSENCE_BEFORE_TAKEOVER = timedelta(minutes=2)  # M3: a player away this long ma
 # the other finds its ply gone (and a strong search takes 1.5 s, far below this).
 CPU_TURN_STALLED_AFTER = timedelta(seconds=10)
 STALLED_TURN_SWEEP_EVERY = timedelta(seconds=5)
+# A player's CPU games count as in progress while moved in the last CPU_GAME_IDLE_AFTER; at most
+# settings.CPU_GAMES_IN_PROGRESS_LIMIT of them: one client must not fill the CPU queue that
+# every player shares.
+CPU_GAME_IDLE_AFTER = timedelta(hours=1)
 
 # Redis broker priorities, 0 served first: a quick easy or normal reply never waits in the CPU
 # queue behind strong searches of 1.5 s. A game has at most one CPU task in flight, so a strong

@@ -3,7 +3,8 @@ that rooms and CPU turns share (a new game, its start, a recorded move, the end)
 
 import random
 
-from django.db import transaction
+from django.conf import settings
+from django.db import connection, transaction
 from django.utils import timezone
 
 from ai_worker.engine import (
@@ -15,7 +16,7 @@ from ai_worker.engine import (
     Variant,
     VariantError,
 )
-from games import presenters, selectors
+from games import policy, presenters, selectors
 from games.identity import Player
 from games.models import Game, Seat
 from games.models import Move as MoveRecord
@@ -38,6 +39,7 @@ def create_cpu_game(
     parsed = parse_variant(data=variant, seed=seed)
     human = steps.color_index(color=color, players=parsed.players, rng=random.Random(seed))
     with transaction.atomic():
+        _refuse_too_many_cpu_games(player=player)
         game = new_game(mode=Game.Mode.CPU, variant=parsed, seed=seed, undo_allowed=undo_allowed)
         for index in range(parsed.players):
             if index == human:
@@ -46,6 +48,24 @@ def create_cpu_game(
                 Seat.objects.create(game=game, color=index, kind=Seat.Kind.CPU, level=level)
         start(game=game)
     return game
+
+
+def _refuse_too_many_cpu_games(*, player: Player) -> None:
+    """``Conflict`` when the player has ``settings.CPU_GAMES_IN_PROGRESS_LIMIT`` CPU games in
+    progress;
+    serialised per player (an advisory lock held to the end of the transaction), so
+    concurrent creations cannot all slip through."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"cpu-games:{player}"])
+    in_progress = Game.objects.filter(
+        pk__in=Seat.objects.filter(player.seat_filter).values("game_id"),
+        mode=Game.Mode.CPU,
+        status=Game.Status.ACTIVE,
+        updated_at__gte=timezone.now() - policy.CPU_GAME_IDLE_AFTER,
+    ).count()
+    limit = settings.CPU_GAMES_IN_PROGRESS_LIMIT
+    if in_progress >= limit:
+        raise Conflict("too_many_cpu_games", limit=limit)
 
 
 def create_local_game(*, player: Player, variant: object, undo_allowed: bool) -> Game:

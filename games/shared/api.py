@@ -3,6 +3,7 @@ exception handler and schema, the strict input serializer and input validation, 
 for unknown addresses and server errors under ``/api/``."""
 
 import logging
+import math
 import sys
 from collections.abc import Mapping
 from typing import Any, ClassVar, get_type_hints
@@ -82,6 +83,10 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         return None
     if isinstance(exc, exceptions.ParseError):
         answer.data = error_body("malformed_json", str(exc.detail))
+    elif isinstance(exc, exceptions.Throttled):
+        seconds = math.ceil(getattr(exc, "wait", None) or 1)
+        answer.data = error_body("throttled", str(MESSAGES["throttled"]) % {"seconds": seconds})
+        answer["Retry-After"] = str(seconds)
     else:
         field, detail = _first_error(exc.detail)
         code = getattr(detail, "code", None) or exc.default_code

@@ -3,6 +3,7 @@
 from collections.abc import Iterator
 
 import pytest
+import redis
 from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
 from django.utils import translation
@@ -22,6 +23,16 @@ def default_language() -> Iterator[None]:
     """Every test starts in the site's language: a request in Japanese leaves it active."""
     with translation.override(django_settings.LANGUAGE_CODE):
         yield
+
+
+@pytest.fixture(autouse=True)
+def fresh_rate_limits() -> None:
+    """Every test starts with no throttle counts or login failures (they live in the shared
+    Redis cache, under its key prefix; the queues and channels beside them stay)."""
+    store = redis.Redis.from_url(django_settings.CACHES["default"]["LOCATION"])
+    prefix = django_settings.CACHES["default"]["KEY_PREFIX"]
+    for key in store.scan_iter(match=f"{prefix}:*"):
+        store.delete(key)
 
 
 @pytest.fixture(autouse=True)
