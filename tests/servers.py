@@ -2,6 +2,7 @@
 and a private redis-server: started on free ports, stopped (or killed) afterwards."""
 
 import os
+import secrets
 import socket
 import subprocess
 import sys
@@ -16,6 +17,13 @@ from django.conf import settings
 
 ROOT = Path(__file__).resolve().parents[1]
 START_SECONDS = 60
+# A server with DEBUG off, as in production (which refuses to start without a key of its own),
+# served over plain HTTP here (no proxy ends TLS in front of it).
+PRODUCTION_SETTINGS = {
+    "DJANGO_DEBUG": "0",
+    "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+    "DJANGO_HTTPS": "0",
+}
 
 
 def free_port() -> int:

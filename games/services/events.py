@@ -57,7 +57,7 @@ def publish_lobby(*, accepted: str | None = None) -> None:
             LOBBY_GROUP, {"type": "lobby.event", "event": event}
         )
 
-    transaction.on_commit(send)
+    transaction.on_commit(send, robust=True)
 
 
 def user_group(user_id: int) -> str:
@@ -68,11 +68,13 @@ def user_group(user_id: int) -> str:
 def publish_to_user(*, user_id: int, event: presenters.UserEvent) -> None:
     """Push ``event`` to the account's lobby sockets once the transaction commits."""
     group = user_group(user_id)
-    transaction.on_commit(
-        lambda: async_to_sync(get_channel_layer().group_send)(
+
+    def push_user_event() -> None:
+        async_to_sync(get_channel_layer().group_send)(
             group, {"type": "lobby.event", "event": event}
         )
-    )
+
+    transaction.on_commit(push_user_event, robust=True)
 
 
 def send_search(*, task: str, game: Game, level: str) -> None:
