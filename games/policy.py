@@ -23,6 +23,8 @@ CPU_GAME_IDLE_AFTER = timedelta(hours=1)
 # queue behind strong searches of 1.5 s. A game has at most one CPU task in flight, so a strong
 # game waits only for the quick tasks already queued, never starves.
 TASK_PRIORITY_BY_LEVEL = {EASY: 0, NORMAL: 3, STRONG: 6}
+# Analyses (issue 12 §3) share the CPU queue's workers but wait behind every live move.
+ANALYSIS_TASK_PRIORITY = 9
 
 # Clocks: the flag check of a turn is a task due at the flag (first in the queue); flags further
 # off than the horizon (correspondence) are found by the periodic sweep, which also catches a

@@ -15,7 +15,7 @@ from django.utils import timezone
 from ai_worker.engine import COLOR_NAMES, PASS, Board, Outcome
 from games import policy, selectors
 from games.identity import Player
-from games.models import Challenge, Game, Room, Seat, Seek
+from games.models import Challenge, Game, PositionAnalysis, Room, Seat, Seek
 from games.models import Move as MoveRecord
 from games.shared.ratings import rating_of
 from games.shared.time_controls import TimeControl, speed_of
@@ -40,11 +40,14 @@ class PassNotice(TypedDict):
 class UndoState(TypedDict):
     allowed: bool
     used: int
+    colors: list[str]  # the colours with a move of their own to take back
 
 
 class PendingHint(TypedDict):
     ply: int
     move: str | None
+    score: float | None  # expected final disc difference for the side to move
+    exact: bool
 
 
 class HintState(TypedDict):
@@ -52,11 +55,29 @@ class HintState(TypedDict):
     current: PendingHint | None
 
 
+class MoveValue(TypedDict):
+    move: str
+    score: float
+    exact: bool
+
+
+class AnalysisState(TypedDict):
+    ply: int
+    status: str
+    to_move: str
+    moves: list[MoveValue]
+    depth: int
+    exact: bool
+    requested_at: str
+    finished_at: str | None
+
+
 class SeatState(TypedDict):
     color: str
     kind: str
     level: str | None
     name: str | None
+    account: str | None  # the signed-in player's name
     taken: bool
     connected: bool
     absent_since: str | None
@@ -325,8 +346,12 @@ def _seats_state(game: Game, *, board: Board | None, viewer: Player | None) -> G
         "pass_notice": _pass_notice(record),
         "moves": [entry.notation for entry in record],
         "result": game.result,
-        "undo": {"allowed": game.undo_allowed, "used": game.undo_count},
-        "hints": {"used": game.hint_count, "current": game.hint},
+        "undo": {
+            "allowed": game.undo_allowed,
+            "used": game.undo_count,
+            "colors": _colors_with_moves(record),
+        },
+        "hints": {"used": game.hint_count, "current": _pending_hint(game.hint)},
         "seats": [_seat_state(seat, takeover=active and room is not None) for seat in seats],
         "you": [COLOR_NAMES[seat.color] for seat in seats if viewer and viewer.holds(seat)],
         "room": _room_summary(room),
@@ -556,6 +581,33 @@ def _clock_state(game: Game, board: Board, now: datetime) -> ClockState | None:
     }
 
 
+def _pending_hint(hint: dict[str, Any] | None) -> PendingHint | None:
+    if hint is None:
+        return None
+    return {
+        "ply": hint["ply"],
+        "move": hint["move"],
+        "score": hint.get("score"),
+        "exact": hint.get("exact", False),
+    }
+
+
+def analysis_state(analysis: PositionAnalysis) -> AnalysisState:
+    """An analysis of a game's position: every legal move's value, best first (none while
+    pending), for the side to move at that ply."""
+    board = Board.from_text(analysis.position)
+    return {
+        "ply": analysis.ply,
+        "status": analysis.status,
+        "to_move": COLOR_NAMES[board.turn],
+        "moves": analysis.moves,
+        "depth": analysis.depth,
+        "exact": analysis.exact,
+        "requested_at": analysis.requested_at.isoformat(),
+        "finished_at": analysis.finished_at.isoformat() if analysis.finished_at else None,
+    }
+
+
 def _room_summary(room: Room | None) -> RoomSummary | None:
     if room is None:
         return None
@@ -583,6 +635,12 @@ def _last_move(record: list[MoveRecord]) -> LastMove | None:
     return None
 
 
+def _colors_with_moves(record: list[MoveRecord]) -> list[str]:
+    """The colours that placed a disc (what an undo takes back), in turn order."""
+    placed = {entry.color for entry in record if entry.notation != PASS_NOTATION}
+    return [COLOR_NAMES[color] for color in sorted(placed)]
+
+
 def _pass_notice(record: list[MoveRecord]) -> PassNotice | None:
     """G5: a player whose latest record entry is a pass (shown until they move again)."""
     latest: dict[int, MoveRecord] = {}
@@ -605,6 +663,7 @@ def _seat_state(seat: Seat, *, takeover: bool) -> SeatState:
         "kind": seat.kind,
         "level": seat.level or None,
         "name": seat_name(seat),
+        "account": seat.user.get_username() if seat.user_id is not None and seat.user else None,
         "taken": seat.is_taken,
         "connected": seat.connections > 0,
         "absent_since": seat.absent_since.isoformat() if seat.absent_since else None,

@@ -21,6 +21,7 @@ from games.models import Game
 CPU_MOVE_TASK = "games.tasks.cpu_move"
 HINT_TASK = "games.tasks.hint"
 FLAG_TASK = "games.tasks.flag"
+ANALYSIS_TASK = "games.tasks.analyse_position"
 
 
 def game_group(game_id: int) -> str:
@@ -109,3 +110,14 @@ def send_flag_check(*, game: Game) -> None:
         current_app.send_task(FLAG_TASK, args=(game_id, ply), **options)
 
     transaction.on_commit(queue_check, robust=True)
+
+
+def send_analysis(*, analysis_id: int) -> None:
+    """Queue the analysis ``analysis_id`` (``ANALYSIS_TASK``) below every live move, once the
+    transaction commits."""
+    options = {"queue": settings.CELERY_CPU_QUEUE, "priority": policy.ANALYSIS_TASK_PRIORITY}
+
+    def queue_analysis() -> None:
+        current_app.send_task(ANALYSIS_TASK, args=(analysis_id,), **options)
+
+    transaction.on_commit(queue_analysis, robust=True)

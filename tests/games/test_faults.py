@@ -24,7 +24,7 @@ from games.identity import Player
 from games.models import Game
 from games.services import cpu, games
 from reversi_site.celery import app
-from tests.servers import PRODUCTION_SETTINGS, daphne, redis_server
+from tests.servers import PRODUCTION, daphne, redis_server
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -42,8 +42,7 @@ def test_a_move_saved_while_redis_is_down_answers_success_and_reads_keep_working
         env = {
             "POSTGRES_DB": connection.settings_dict["NAME"],
             "REDIS_URL": private_redis.url,
-            **PRODUCTION_SETTINGS,
-        }
+        } | PRODUCTION
         with daphne(env) as url:
             http = httpx.Client(base_url=url, headers={"Authorization": token}, timeout=60)
             game = http.post("/api/games/", json={"mode": "cpu", "level": "easy"}).json()
@@ -107,7 +106,7 @@ def test_the_sweep_queues_a_lost_cpu_turn_once_and_leaves_a_fresh_one(cpu_queue:
 
 
 def test_beat_sweeps_often_enough_to_move_a_lost_turn_within_15_s() -> None:
-    entry = settings.CELERY_BEAT_SCHEDULE["sweep-stalled-cpu-turns"]
+    (entry,) = settings.CELERY_BEAT_SCHEDULE.values()
     assert entry["task"] == tasks.sweep_stalled_cpu_turns.name
     assert entry["task"] in app.tasks
     assert policy.CPU_TURN_STALLED_AFTER + entry["schedule"] <= timedelta(seconds=15)
