@@ -278,7 +278,7 @@ def test_the_schema_types_game_ids_as_public_ids() -> None:
         for parameter in operation.get("parameters", [])
         if parameter["in"] == "path"
     ]
-    assert len(parameters) == 8  # state, moves, undo, hint, resign, abort, draw, takeover
+    assert len(parameters) == 10  # the state, 7 actions, the analysis (get and post)
     for parameter in parameters:
         assert parameter["name"] == "public_id"
         assert parameter["schema"]["type"] == "string"

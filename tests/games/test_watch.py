@@ -4,6 +4,7 @@ of spectators of a game (websockets without a seat), and who is at a board."""
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
+from channels.layers import channel_layers
 from rest_framework.test import APIClient
 
 from games import presenters, selectors
@@ -39,13 +40,22 @@ def test_the_live_games_are_rooms_of_people_rated_first(alice, bob, make_account
     assert "code" not in str(listed)  # no room's join link
 
 
+@pytest.fixture
+def fresh_channel_layer() -> None:
+    """A channel layer of this test's own: one that an earlier test used from another event loop
+    holds a lock bound to that loop."""
+    channel_layers.backends.clear()
+
+
 def watch_answer() -> dict:
     """What ``GET /api/watch/`` answers (read in the socket test's thread, not over HTTP)."""
     return dict(presenters.watch_state(selectors.live_games(limit=30), selectors.online_players()))
 
 
 @pytest.mark.django_db(transaction=True)
-def test_spectators_are_counted_while_they_watch_and_online_players_are_named(alice, bob) -> None:
+def test_spectators_are_counted_while_they_watch_and_online_players_are_named(
+    alice, bob, fresh_channel_layer: None
+) -> None:
     (a, _), (b, _) = alice, bob
     state = room_game(a, b)
     token = a._credentials["HTTP_AUTHORIZATION"].split()[1]
