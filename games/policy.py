@@ -6,6 +6,7 @@ Services enforce them; presenters tell the page what follows from them."""
 from datetime import datetime, timedelta
 
 from ai_worker.levels import EASY, NORMAL, STRONG
+from games.shared.time_controls import SPEEDS, TimeControl
 
 ABSENCE_BEFORE_TAKEOVER = timedelta(minutes=2)  # M3: a player away this long may be replaced
 # A CPU turn without its move this long is queued again (its task was lost: a worker killed, a
@@ -23,8 +24,13 @@ CPU_GAME_IDLE_AFTER = timedelta(hours=1)
 # queue behind strong searches of 1.5 s. A game has at most one CPU task in flight, so a strong
 # game waits only for the quick tasks already queued, never starves.
 TASK_PRIORITY_BY_LEVEL = {EASY: 0, NORMAL: 3, STRONG: 6}
-# Analyses (issue 12 §3) share the CPU queue's workers but wait behind every live move.
+# Analyses of a position (issue 12 §3) and post-game reviews (issue 14 §5, one short task per
+# move) share the CPU queue's workers but wait behind every live move.
 ANALYSIS_TASK_PRIORITY = 9
+REVIEW_SECONDS_PER_MOVE = 0.5  # the search's budget for each reviewed position
+REVIEW_EXACT_EMPTIES = 20  # solved exactly from this many empties down, within:
+REVIEW_EXACT_SECONDS = 3.0
+MISTAKE_LOSS = 4.0  # discs lost by a move that the review marks as a mistake
 
 # Clocks: the flag check of a turn is a task due at the flag (first in the queue); flags further
 # off than the horizon (correspondence) are found by the periodic sweep, which also catches a
@@ -54,3 +60,20 @@ def draw_offers_allowed(mode: str, players: int, people: int) -> bool:
 CHALLENGE_EXPIRES_AFTER = timedelta(minutes=10)
 CORRESPONDENCE_CHALLENGE_EXPIRES_AFTER = timedelta(days=3)
 DECLINE_REASONS = ("generic", "later", "too_fast", "too_slow", "rated", "casual", "variant")
+
+
+def hints_allowed(*, room: bool, rated: bool) -> bool:
+    """Fair play: hints only in casual games versus the CPU or hot-seat, never in rooms."""
+    return not room and not rated
+
+
+# Rating classes: a timed game's speed class (bullet, blitz, rapid, classical by the expected
+# length initial + 40 x increment, lichess's rule; correspondence its own), ``untimed`` without
+# a clock (3-4 player tables have one OpenSkill class).
+UNTIMED = "untimed"
+TIME_CLASSES = (*SPEEDS, UNTIMED)
+
+
+def time_class(control: TimeControl | None) -> str:
+    """The rating class of a 2-player game with the time ``control`` (None: untimed)."""
+    return UNTIMED if control is None else control.speed

@@ -17,18 +17,22 @@ from ai_worker.engine import COLOR_NAMES
 from games import presenters
 from games.identity import GUEST_SESSION_KEY
 from games.models import Game
+from games.policy import TIME_CLASSES, UNTIMED
 from games.selectors import SEATS
 from games.shared.ratings import provide_ratings, rating_of
 
 __all__ = [
     "GUEST_SESSION_KEY",
+    "TIME_CLASSES",
     "FinishedGame",
     "FinishedGameEntry",
     "FinishedSeat",
     "finished_games_of",
     "game_finished",
+    "game_ratings",
     "provide_ratings",
     "rating_of",
+    "ratings_requested",
 ]
 
 
@@ -51,7 +55,10 @@ class FinishedGame:
 
     ``reason``: "end" (on the board), "resign", "time" (the loser's clock ran out) or
     "agreement" (a draw agreed); ``time_control`` ("3+2", "3d"; None untimed, see
-    ``games.shared.time_controls``) and ``rated`` are what the game was created with."""
+    ``games.shared.time_controls``) is what the game was created with; ``rated``: created rated
+    and played without hints or undo; ``time_class`` its rating class, one of
+    ``TIME_CLASSES``; ``ranks`` each seat's place (1 first, ties share a place).
+    """
 
     game_id: int
     hot_seat: bool
@@ -60,9 +67,24 @@ class FinishedGame:
     reason: str = "end"
     time_control: str | None = None
     rated: bool = False
+    time_class: str = UNTIMED
+    ranks: tuple[int, ...] = ()
 
 
 game_finished = Signal()
+
+# Sent with ``game_id=`` when a record is exported; a receiver answers ``{user_id: rating}``,
+# the ratings the game's accounts had when it began (none for an unrated game).
+ratings_requested = Signal()
+
+
+def game_ratings(game_id: int) -> dict[int, float]:
+    """The ratings of a game's accounts as the other apps know them (``ratings_requested``)."""
+    ratings: dict[int, float] = {}
+    for _receiver, answer in ratings_requested.send(sender=Game, game_id=game_id):
+        if isinstance(answer, dict):
+            ratings.update(answer)
+    return ratings
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,13 @@
-"""Celery tasks: the CPU's move, the hint, analyses and the flag checks of clocks (the ``cpu``
-queue; thin wrappers), and the sweeps of stalled CPU turns and of overdue clocks (the default
+"""Celery tasks: the CPU's move, the hint, analyses of a position, the post-game review of one
+move and the flag checks of clocks (the ``cpu`` queue; thin wrappers), and the sweeps of stalled
+CPU turns and of overdue clocks (the default
 queue, every few seconds by Celery beat).
 
 The search runs outside any database lock; the result is stored by a service that locks the
 game again and re-checks the ply, so a stale or repeated task does nothing. Their names are
 ``games.tasks.cpu_move``, ``games.tasks.hint``, ``games.tasks.analyse_position`` and
-``games.tasks.flag`` (``games.services.events`` sends them); ``games.tasks.flag_overdue_games``
-runs on Celery beat.
+``games.tasks.review_move``, ``games.tasks.flag`` (``games.services.events`` sends them);
+``games.tasks.flag_overdue_games`` runs on Celery beat.
 """
 
 import logging
@@ -15,10 +16,11 @@ from celery import shared_task
 from celery.signals import worker_process_init, worker_ready
 from django.db import InterfaceError, OperationalError
 
+from ai_worker import review
 from ai_worker.engine import Board
 from ai_worker.search import analyse, choose_move, warmup
-from games import selectors
-from games.services import analysis, cpu, games
+from games import policy, selectors
+from games.services import analysis, cpu, games, reviews
 
 SOFT_TIME_LIMIT = 20
 HARD_TIME_LIMIT = 30
@@ -101,6 +103,7 @@ def flag_overdue_games() -> int:
     return games.end_overdue_games()
 
 
+@shared_task(**SEARCH_TASK_OPTIONS)
 def analyse_position(analysis_id: int) -> bool:
     """Score every legal move of a pending analysis; False when it is done or stale."""
     job = selectors.analysis_job(analysis_id)
@@ -108,3 +111,21 @@ def analyse_position(analysis_id: int) -> bool:
         return False
     found = analyse(Board.from_text(job.position))
     return analysis.store_analysis(analysis_id=analysis_id, position=job.position, found=found)
+
+
+@shared_task(**SEARCH_TASK_OPTIONS)
+def review_move(game_id: int, ply: int) -> bool:
+    """Review the move at ``ply`` of a finished game and queue the next one; False when that
+    move is not the next to review (stale or repeated)."""
+    job = selectors.review_job(game_id, ply)
+    if job is None:
+        return False
+    reviewed = review.review_move(
+        job.board,
+        job.move,
+        ply=ply,
+        time_limit=policy.REVIEW_SECONDS_PER_MOVE,
+        exact_empties=policy.REVIEW_EXACT_EMPTIES,
+        exact_time_limit=policy.REVIEW_EXACT_SECONDS,
+    )
+    return reviews.store_move(game_id=game_id, ply=ply, entry=reviewed.to_json())

@@ -12,6 +12,8 @@
 - ``games.services.lobby``: seeks in the lobby, quick pairing.
 - ``games.services.challenges``: challenges addressed to an account by name.
 - ``games.services.watching``: spectators of a game.
+- ``games.services.imports``: a transcript or GGF record stored as a finished game.
+- ``games.services.reviews``: the post-game review, one move per task.
 - ``games.services.events``: sends (channel-layer events, Celery tasks); changes nothing.
 - ``games.services.steps``: the steps every change shares (lock, check the seat, commit).
 

@@ -31,14 +31,16 @@ def create_room(
     time_control: str | None = None,
     rated: bool = False,
     color: str | None = None,
+    from_position: str = "",
 ) -> Room:
     """M3/M4: a room whose creator takes the first person's seat (or the ``color`` seat, a
     colour or "random"); others join by its URL.
 
     ``time_control`` (one of ``settings.TIME_CONTROLS``) gives it clocks; a ``rated`` room is
-    played between accounts only (no CPU seat, no guest)."""
+    played between accounts only (no CPU seat, no guest; rooms offer no hint or undo either
+    way); ``from_position`` is an OBF position to begin at."""
     seed = steps.new_seed()
-    parsed = games.parse_variant(data=variant, seed=seed)
+    parsed, board = games.starting_board(variant=variant, seed=seed, start=from_position)
     control = parse_time_control(text=time_control)
     specs = seats if seats else [SeatSpec(Seat.Kind.HUMAN)] * parsed.players
     if len(specs) != parsed.players:
@@ -62,6 +64,7 @@ def create_room(
             undo_allowed=False,
             control=control,
             rated=rated,
+            start=board,
         )
         for index, spec in enumerate(specs):
             if index == creator:
@@ -140,6 +143,7 @@ def rematch_room(*, player: Player, code: str) -> tuple[Room, bool]:
             undo_allowed=False,
             control=clocks.time_control(game),
             rated=game.rated,
+            start=Board.from_text(game.start_position) if game.start_position else None,
         )
         for seat in seats:
             Seat.objects.create(

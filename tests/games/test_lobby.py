@@ -141,9 +141,10 @@ def test_the_lobby_socket_lists_seeks_live_and_tells_when_one_is_accepted(alice,
     assert accepted == {"type": "seeks", "accepted": shown["id"], "seeks": []}
 
 
-def rate(client_and_player, rating: int) -> None:
+def rate(client_and_player, rating: int, pool: str = "blitz") -> None:
+    """Give the account ``rating`` in the rating class ``pool`` (3+2 is blitz)."""
     PlayerRating.objects.update_or_create(
-        user_id=client_and_player[1].user_id, defaults={"rating": rating}
+        user_id=client_and_player[1].user_id, pool=pool, defaults={"rating": rating}
     )
 
 
@@ -152,6 +153,7 @@ def test_quick_pairing_by_rating_range(alice, bob, make_account) -> None:
     rate(alice, 1500)
     rate(bob, 1620)
     rate(strong, 2100)
+    rate(strong, 1500, pool="untimed")  # only the blitz rating counts for 3+2
     waiting = (
         alice[0]
         .post("/api/lobby/quick/", {"time_control": "3+2", "rating_range": 200}, format="json")

@@ -40,12 +40,12 @@ function apiState(changes = {}) {
     moves: [],
     result: null,
     undo: { allowed: true, used: 0 },
-    hints: { used: 0, current: null },
+    hints: { allowed: true, used: 0, current: null },
+    rated: false,
     seats: [seat("black"), seat("white", { kind: "cpu", level: "normal", name: "CPU" })],
     you: ["black"],
     room: null,
     clock: null,
-    rated: false,
     draw: { allowed: false, offered_by: null },
     abort_allowed: false,
     spectators: 0,
@@ -53,6 +53,13 @@ function apiState(changes = {}) {
     ...changes,
   };
 }
+
+test("a rated game offers no hint: the page follows the server's hints.allowed", () => {
+  const state = normalizeState(apiState({ rated: true, undo: { allowed: false, used: 0 }, hints: { allowed: false, used: 0, current: null } }));
+  assert.equal(state.rated, true);
+  assert.equal(state.hintsAllowed, false);
+  assert.equal(state.undoAllowed, false);
+});
 
 test("renames the API's fields and keeps each legal move's flips", () => {
   const state = normalizeState(apiState());
@@ -65,6 +72,8 @@ test("renames the API's fields and keeps each legal move's flips", () => {
   assert.equal(state.flips.get("a1"), undefined);
   assert.equal(state.rows, START);
   assert.equal(state.undoAllowed, true);
+  assert.equal(state.hintsAllowed, true);
+  assert.equal(state.rated, false);
   assert.equal(state.lastMove, null);
   assert.equal(state.pass, null);
   assert.equal(state.result, null);

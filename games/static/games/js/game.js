@@ -6,6 +6,7 @@ import { BoardCamera, VIEWS } from "./board3d.js";
 import { colorName, errorText, t } from "./i18n.js";
 import { LiveGame } from "./live.js";
 import { getPref, setPref } from "./prefs.js";
+import { GameReview } from "./review.js";
 import { sound } from "./sound.js";
 import {
   boardShape,
@@ -28,6 +29,7 @@ let roomUrl = null; // the room's join link, from the rooms API (set before any 
 let state = null;
 let live = null;
 let busy = false;
+let review = null; // the finished game's move list and analysis (review.js)
 
 const board = new BoardView($("board"), {
   onPlay: (square) => play(square),
@@ -283,7 +285,7 @@ function drawControls() {
   const inRoom = Boolean(roomCode);
   show($("undo-button"), state.undoAllowed && !inRoom && state.active && seated);
   $("undo-button").disabled = busy || !mine.some((color) => state.undoColors.includes(color));
-  show($("hint-button"), state.active && seated && !inRoom);
+  show($("hint-button"), state.active && seated && state.hintsAllowed);
   $("hint-button").disabled = busy || !canPlay() || state.hintPending;
   show($("resign-button"), state.active && seated);
   $("resign-button").disabled = busy;
@@ -319,6 +321,11 @@ function drawAll(pending) {
   app.dataset.ply = state.ply;
   app.dataset.toMove = state.toMove ?? "";
   app.dataset.status = state.status;
+  if (state.status === "finished") {
+    review ??= new GameReview({ board, gameId: state.id });
+    review.show(state.moves).catch((error) => say(errorText(error)));
+    review.drawBoard();
+  }
 }
 
 // ---------------------------------------------------------------- applying states

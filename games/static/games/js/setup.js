@@ -69,8 +69,9 @@ function update() {
   showField("color-field", opponent === "cpu");
   showField("players-field", opponent !== "friend");
   showField("seats-field", opponent === "group");
-  showField("undo-field", opponent === "cpu" || opponent === "local");
   showField("clock-field", opponent === "friend" || opponent === "group");
+  showField("rated-field", opponent === "cpu" || opponent === "friend" || opponent === "group");
+  showField("undo-field", (opponent === "cpu" && !value("rated")) || opponent === "local");
 }
 
 function seatChoices() {
@@ -95,7 +96,8 @@ function variant() {
 function request() {
   const opponent = value("opponent");
   if (opponent === "cpu") {
-    return ["/api/games/", { mode: "cpu", level: value("level"), color: value("color"), undo: value("undo"), variant: variant() }];
+    const rated = value("rated");
+    return ["/api/games/", { mode: "cpu", level: value("level"), color: value("color"), rated, undo: !rated && value("undo"), variant: variant() }];
   }
   if (opponent === "local") return ["/api/games/", { mode: "local", undo: value("undo"), variant: variant() }];
   const body = { variant: variant(), time_control: value("time_control") || null, rated: value("rated") };

@@ -73,6 +73,9 @@ export function normalizeState(raw) {
     undos: raw.undo.used,
     undoColors: raw.undo.colors,
     hints: raw.hints.used,
+    hintsAllowed: raw.hints.allowed,
+    moves: raw.moves,
+    rated: raw.rated,
     hint: hint && hint.ply === raw.ply ? hint.move : null,
     hintPending: Boolean(hint && hint.ply === raw.ply && !hint.move),
     seats: raw.seats.map((seat) => ({
@@ -89,7 +92,6 @@ export function normalizeState(raw) {
     room: raw.room,
     url: raw.url,
     clock: clockOf(raw.clock, colors, Date.parse(raw.server_time)),
-    rated: raw.rated,
     drawAllowed: raw.draw.allowed,
     drawOfferedBy: raw.draw.offered_by,
     abortAllowed: raw.abort_allowed,

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0006_position_analysis'),
+        ('games', '0007_records_and_fair_play'),
     ]
 
     operations = [
@@ -24,11 +24,6 @@ class Migration(migrations.Migration):
             model_name='game',
             name='flag_at',
             field=models.DateTimeField(blank=True, db_index=True, null=True),
-        ),
-        migrations.AddField(
-            model_name='game',
-            name='rated',
-            field=models.BooleanField(default=False),
         ),
         migrations.AddField(
             model_name='game',

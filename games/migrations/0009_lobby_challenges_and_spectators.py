@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0007_game_clocks_and_draw_offers'),
+        ('games', '0008_game_clocks_and_draw_offers'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
