@@ -22,7 +22,7 @@ from rest_framework.authtoken.models import Token
 from games import presenters, selectors
 from games.identity import Player, player_from_session
 from games.models import Game
-from games.services import cpu, events, presence
+from games.services import cpu, events, presence, watching
 from games.shared.errors import NotFound
 
 SEAT_CHANGES = {"started", "joined", "takeover"}
@@ -90,6 +90,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     group = ""
     player: Player | None = None
     you: list[str]
+    spectating = False
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         # Like Django's HTTP handler: this connection's database work gets its own thread
@@ -105,6 +106,11 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         self.player = await _scope_player(self.scope)
         self.group = events.game_group(self.game_id)
+        # A spectator is counted before it joins the group: its state below has the count, and
+        # it never gets an event of its own arrival.
+        self.spectating = not await _viewer_colors(self.game_id, self.player)
+        if self.spectating:
+            await database_sync_to_async(watching.spectator_connected)(game_id=self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         if self.player is not None:
@@ -117,6 +123,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         if not self.group:
             return
         await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.spectating:
+            await database_sync_to_async(watching.spectator_disconnected)(game_id=self.game_id)
         if self.player is not None:
             await database_sync_to_async(presence.seat_disconnected)(
                 player=self.player, game_id=self.game_id
@@ -161,7 +169,49 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json(presenters.game_event(event["type"], state))
 
 
+@database_sync_to_async
+def _lobby_seeks(player: Player | None) -> list[presenters.SeekState]:
+    return presenters.lobby_seeks(selectors.open_seeks(), viewer=player)
+
+
+class LobbyConsumer(AsyncJsonWebsocketConsumer):
+    """A lobby viewer (``/ws/lobby/``): ``{"type": "seeks", "accepted": null, "seeks": [...]}``
+    on connect and after every change of the open seeks (``events.publish_lobby``); a signed-in
+    viewer also gets ``{"type": "challenge", "challenge": {...}}`` for each change of one of
+    their challenges (``events.publish_to_user``)."""
+
+    groups_joined: list[str]
+
+    async def connect(self) -> None:
+        player = await _scope_player(self.scope)
+        self.groups_joined = [events.LOBBY_GROUP]
+        if player is not None and player.user_id is not None:  # its challenges come here too
+            self.groups_joined.append(events.user_group(player.user_id))
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
+        event: presenters.LobbyEvent = {
+            "type": "seeks",
+            "accepted": None,
+            "seeks": await _lobby_seeks(player),
+        }
+        await self.send_json(event)
+
+    async def disconnect(self, code: int) -> None:
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """The lobby is read-only over the socket (seeks are made and taken over HTTP)."""
+
+    async def lobby_event(
+        self, message: dict[str, presenters.LobbyEvent | presenters.UserEvent]
+    ) -> None:
+        await self.send_json(message["event"])
+
+
 websocket_urlpatterns = [
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
     path("ws/games/<public_id:public_id>/", GameConsumer.as_asgi()),
     re_path(r"", refuse_with_not_found),  # type: ignore[arg-type]  # an ASGI app, as Channels allows
 ]

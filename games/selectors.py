@@ -2,6 +2,7 @@
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
@@ -9,10 +10,12 @@ from django.utils import timezone
 from ai_worker.engine import COLOR_NAMES, Board, Move, Variant
 from ai_worker.levels import HINT_LEVEL
 from games.identity import Player
-from games.models import Game, GameReview, PositionAnalysis, Room, Seat
+from games.models import Challenge, Game, GameReview, PositionAnalysis, Room, Seat, Seek
 from games.policy import CPU_TURN_STALLED_AFTER
 from games.shared.errors import NotFound
 from games.shared.ids import is_public_id
+from games.shared.ratings import rating_of
+from games.shared.time_controls import speed_of
 
 SEATS = Prefetch("seats", queryset=Seat.objects.select_related("user"))
 
@@ -73,6 +76,78 @@ def games_of(player: Player | None, *, status: str | None = None) -> QuerySet[Ga
     return games.order_by("-updated_at")
 
 
+def open_seeks() -> QuerySet[Seek]:
+    """The seeks in the lobby (their game waiting for players), oldest first, with what
+    ``games.presenters.lobby_seeks`` reads."""
+    return (
+        Seek.objects.filter(room__game__status=Game.Status.WAITING)
+        .select_related("room__game", "room__owner_user")
+        .prefetch_related(Prefetch("room__game__seats", queryset=Seat.objects.all()))
+        .order_by("created_at")
+    )
+
+
+def matching_seeks(player: Player, *, time_control: str | None, rated: bool) -> list[Seek]:
+    """Open seeks of the standard game (8x8, 2 players) from others with this time control and
+    rating kind (quick pairing's candidates), oldest first."""
+    seeks = open_seeks().filter(
+        room__game__time_control=time_control or "",
+        room__game__rated=rated,
+        room__game__variant=Variant().to_json(),
+    )
+    mine = Seat.objects.filter(player.seat_filter).values("game_id")
+    return list(seeks.exclude(room__game__in=mine))
+
+
+def challenges_of(user_id: int, *, limit: int) -> QuerySet[Challenge]:
+    """The account's latest challenges, sent and received, newest first."""
+    return (
+        Challenge.objects.filter(Q(challenger_id=user_id) | Q(challenged_id=user_id))
+        .select_related("challenger", "challenged", "room")
+        .order_by("-created_at")[:limit]
+    )
+
+
+LIVE_GAME_CANDIDATES = 200
+
+
+def live_games(*, limit: int) -> list[tuple[Game, int | None]]:
+    """Games between people being played now (every seat taken, no CPU) with their players'
+    mean rating: rated games first, then the highest rated, the most watched, the latest move;
+    with what ``presenters.live_game`` reads."""
+    with_cpu = Seat.objects.filter(kind=Seat.Kind.CPU).values("game_id")
+    candidates = (
+        Game.objects.filter(status=Game.Status.ACTIVE, mode=Game.Mode.ROOM)
+        .exclude(pk__in=with_cpu)
+        .prefetch_related(SEATS)
+        .order_by("-rated", "-spectators", "-updated_at")[:LIVE_GAME_CANDIDATES]
+    )
+    rated = [(game, mean_rating(game)) for game in candidates]
+    rated.sort(key=lambda pair: (pair[0].rated, pair[1] or 0), reverse=True)  # stable
+    return rated[:limit]
+
+
+def mean_rating(game: Game) -> int | None:
+    """The mean rating of the game's players in its speed class (None when one has none)."""
+    speed = speed_of(game.time_control)
+    ratings = [rating_of(seat.user_id, speed) for seat in game.seats.all()]
+    known = [rating for rating in ratings if rating is not None]
+    return round(sum(known) / len(known)) if known and len(known) == len(ratings) else None
+
+
+def online_players() -> tuple[list[str], int]:
+    """Who is at a board now (a websocket open on a seat of an active game): the accounts'
+    names, and how many guests."""
+    connected = Seat.objects.filter(
+        connections__gt=0, game__status=Game.Status.ACTIVE, kind=Seat.Kind.HUMAN
+    )
+    names = sorted(
+        set(connected.filter(user__isnull=False).values_list("user__username", flat=True))
+    )
+    guests = connected.filter(user__isnull=True).values("guest_id").distinct().count()
+    return names, guests
+
+
 def viewer_colors(game: Game, player: Player | None) -> list[str]:
     """The colour names of the seats the viewer holds (empty for spectators)."""
     if player is None:
@@ -131,6 +206,35 @@ def hint_job(game_id: int, ply: int) -> SearchJob | None:
         return None
     board = Board.from_text(game.position)
     return SearchJob(position=game.position, board=board, level=HINT_LEVEL, seed=game.seed + ply)
+
+
+def clock_remaining_ms(game: Game, now: datetime) -> list[int] | None:
+    """Each colour's time left at ``now`` (the player to move's clock running), or None when the
+    game is untimed."""
+    if game.clock_ms is None:
+        return None
+    clocks = list(game.clock_ms)
+    if game.turn_started_at is not None and game.status == Game.Status.ACTIVE:
+        turn = Board.from_text(game.position).turn
+        spent = max(0, round((now - game.turn_started_at).total_seconds() * 1000))
+        clocks[turn] = max(0, clocks[turn] - spent)
+    return clocks
+
+
+def flag_due(game_id: int, *, ply: int | None = None) -> bool:
+    """The cheap look before ``games.services.games.end_if_out_of_time`` locks the row: whether
+    the active game's player to move has run out of time by now or, for the flag check of
+    ``ply``, whether that turn is still on its clock."""
+    games = Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE, flag_at__isnull=False)
+    if ply is None:
+        return games.filter(flag_at__lte=timezone.now()).exists()
+    return games.filter(ply=ply).exists()
+
+
+def overdue_game_ids() -> list[int]:
+    """Active games whose player to move has run out of time by now."""
+    games = Game.objects.filter(status=Game.Status.ACTIVE, flag_at__lte=timezone.now())
+    return list(games.values_list("pk", flat=True).order_by("flag_at"))
 
 
 def board_at(game: Game, ply: int) -> Board:
