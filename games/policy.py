@@ -61,6 +61,10 @@ CHALLENGE_EXPIRES_AFTER = timedelta(minutes=10)
 CORRESPONDENCE_CHALLENGE_EXPIRES_AFTER = timedelta(days=3)
 DECLINE_REASONS = ("generic", "later", "too_fast", "too_slow", "rated", "casual", "variant")
 
+# Lobby flooding: the open seeks one player may have at once (quick pairing's included); a
+# challenger has one pending challenge per addressee.
+OPEN_SEEKS_PER_PLAYER = 3
+
 
 def hints_allowed(*, room: bool, rated: bool) -> bool:
     """Fair play: hints only in casual games versus the CPU or hot-seat, never in rooms."""

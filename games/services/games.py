@@ -4,7 +4,7 @@ that rooms and CPU turns share (a new game, its start, a recorded move, the end)
 import random
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from ai_worker.engine import (
@@ -76,8 +76,7 @@ def _refuse_too_many_cpu_games(*, player: Player) -> None:
     progress;
     serialised per player (an advisory lock held to the end of the transaction), so
     concurrent creations cannot all slip through."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"cpu-games:{player}"])
+    steps.serialise(purpose="cpu-games", key=player)
     in_progress = Game.objects.filter(
         pk__in=Seat.objects.filter(player.seat_filter).values("game_id"),
         mode=Game.Mode.CPU,

@@ -4,7 +4,7 @@ seat taken starts the game for everyone seated (the seeker's page follows ``seek
 
 from django.db import transaction
 
-from games import selectors
+from games import policy, selectors
 from games.identity import Player
 from games.models import Game, Room, Seek
 from games.services import events, rooms, steps
@@ -25,10 +25,12 @@ def create_seek(
     rating_range: int | None = None,
 ) -> Seek:
     """Offer a room in the lobby: the seeker takes the ``color`` seat (or a random one); with a
-    ``rating_range``, only players rated within that many points of the seeker may take it."""
+    ``rating_range``, only players rated within that many points of the seeker may take it.
+    A player has at most ``policy.OPEN_SEEKS_PER_PLAYER`` open seeks."""
     if rating_range is not None and player.user_id is None:
         raise Forbidden("rating_range_needs_account", field="rating_range")
     with transaction.atomic():
+        _refuse_too_many_seeks(player=player)
         room = rooms.create_room(
             player=player,
             variant=variant,
@@ -108,6 +110,19 @@ def in_rating_range(seek: Seek, *, player: Player, rating_range: int | None) -> 
     mine = rating_of(player.user_id, speed)
     theirs = rating_of(seek.room.owner_user_id, speed)
     return mine is not None and theirs is not None and abs(mine - theirs) <= min(limits)
+
+
+def _refuse_too_many_seeks(*, player: Player) -> None:
+    """``Conflict`` when the player already has the most open seeks allowed (serialised per
+    player, so concurrent offers cannot all slip through)."""
+    steps.serialise(purpose="seeks", key=player)
+    open_seeks = Seek.objects.filter(
+        room__owner_user_id=player.user_id,
+        room__owner_guest_id=player.guest_id,
+        room__game__status=Game.Status.WAITING,
+    ).count()
+    if open_seeks >= policy.OPEN_SEEKS_PER_PLAYER:
+        raise Conflict("too_many_seeks", limit=policy.OPEN_SEEKS_PER_PLAYER)
 
 
 def _locked_seek(seek_id: str) -> Seek:

@@ -82,6 +82,12 @@ MESSAGES: Mapping[str, Promise] = {
     "outside_rating_range": _("This seek is for players rated within %(limit)d of its seeker."),
     "rating_range_needs_account": _("A rating range is for signed-in players: sign up or log in."),
     "own_seek": _("This is your own seek: wait for someone to accept it."),
+    "too_many_seeks": _(
+        "You already have %(limit)d seeks in the lobby: take one back or wait for a player."
+    ),
+    "challenge_pending": _(
+        "You have already challenged %(username)s: wait for an answer or take it back."
+    ),
     "challenge_needs_account": _("Sign up or log in to challenge a player."),
     "challenge_yourself": _("You cannot challenge yourself."),
     "challenge_two_players": _("A challenge is a 2-player game."),
