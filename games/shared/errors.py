@@ -75,6 +75,7 @@ MESSAGES: Mapping[str, Promise] = {
     "abort_not_allowed": _("A game can be aborted only before every player has moved."),
     "draw_not_available": _("Draws are agreed between the two players of an online game."),
     "no_draw_offer": _("Your opponent has not offered a draw."),
+    "draw_just_declined": _("A draw was just declined: offer one again after the next move."),
     "not_a_person_seat": _("The %(color)s seat is the CPU's."),
     "seek_not_found": _("This seek is no longer in the lobby."),
     "seek_taken": _("Someone else took this seek first."),
