@@ -50,6 +50,13 @@ def abort_allowed(mode: str, players: int, moved: set[int]) -> bool:
     return mode == "room" and len(moved) < players
 
 
+def rated_so_far(*, seats: list[str], moved: set[int]) -> bool:
+    """Whether a rated game may count now: a game between people only counts once every colour
+    has placed a disc (before that it could be aborted; a second account resigning at once
+    would farm rating points). Games with a CPU seat count from the start."""
+    return "cpu" in seats or len(moved) == len(seats)
+
+
 def draw_offers_allowed(mode: str, players: int, people: int) -> bool:
     """Draws are offered and agreed between the two people of a 2-player room game."""
     return mode == "room" and players == 2 and people == 2

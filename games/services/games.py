@@ -375,6 +375,7 @@ def finish(*, game: Game, result: presenters.GameResult) -> None:
     game.draw_offer = None
     if result["reason"] == "aborted":
         return
+    moved = set(game.moves.exclude(notation=str(PASS)).values_list("color", flat=True))
     seats = tuple(
         FinishedSeat(
             color=COLOR_NAMES[seat.color],
@@ -390,7 +391,10 @@ def finish(*, game: Game, result: presenters.GameResult) -> None:
         winner=None if result["draw"] else result["winner"],
         reason=result["reason"],
         time_control=game.time_control or None,
-        rated=game.rated and game.hint_count == 0 and game.undo_count == 0,
+        rated=game.rated
+        and game.hint_count == 0
+        and game.undo_count == 0
+        and policy.rated_so_far(seats=[seat.kind for seat in game.seats.all()], moved=moved),
         time_class=policy.time_class(clocks.time_control(game)),
         ranks=finishing_ranks(variant=Variant.from_json(game.variant), result=result),
     )

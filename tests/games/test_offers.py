@@ -72,6 +72,7 @@ def test_a_draw_offered_and_accepted_ends_the_game_drawn_and_rated(alice, bob) -
     (black, _), (white, _) = alice, bob
     state = room_game(black, white, rated=True)
     assert state["draw"] == {"allowed": True, "offered_by": None}
+    state = move(white, move(black, state))  # rated once both have moved
     offered = post(black, state, "draw", {"action": "offer"}).json()
     assert offered["draw"]["offered_by"] == "black"
     assert post(black, state, "draw", {"action": "offer"}).json()["draw"]["offered_by"] == "black"
