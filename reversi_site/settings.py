@@ -227,7 +227,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "games.shared.schema.ThrottledWritesSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
+        "games.shared.permissions.CsrfSessionAuthentication",
     ],
     # JSON only: form and multipart bodies silently drop nested fields (a room's seats).
     # games.shared.parsers.JSONBodyParser: DRF's JSON parser with a size (413) and nesting limit.
