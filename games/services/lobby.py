@@ -50,7 +50,7 @@ def accept_seek(*, player: Player, seek_id: str) -> Room:
         seek = _locked_seek(seek_id)
         game = seek.room.game
         if any(player.holds(seat) for seat in game.seats.all()):
-            raise ServiceError("own_seek")
+            raise ServiceError("own_seek" if _offered_by(seek.room, player) else "already_seated")
         if game.status != Game.Status.WAITING:
             raise Conflict("seek_taken")
         if not in_rating_range(seek, player=player, rating_range=None):
@@ -66,7 +66,7 @@ def cancel_seek(*, player: Player, seek_id: str) -> None:
     with transaction.atomic():
         seek = _locked_seek(seek_id)
         room = seek.room
-        if (room.owner_user_id, room.owner_guest_id) != (player.user_id, player.guest_id):
+        if not _offered_by(room, player):
             raise Forbidden("not_your_seek")
         if room.game.status != Game.Status.WAITING:
             raise Conflict("seek_taken")
@@ -110,6 +110,10 @@ def in_rating_range(seek: Seek, *, player: Player, rating_range: int | None) -> 
     mine = rating_of(player.user_id, speed)
     theirs = rating_of(seek.room.owner_user_id, speed)
     return mine is not None and theirs is not None and abs(mine - theirs) <= min(limits)
+
+
+def _offered_by(room: Room, player: Player) -> bool:
+    return (room.owner_user_id, room.owner_guest_id) == (player.user_id, player.guest_id)
 
 
 def _refuse_too_many_seeks(*, player: Player) -> None:

@@ -83,6 +83,7 @@ MESSAGES: Mapping[str, Promise] = {
     "outside_rating_range": _("This seek is for players rated within %(limit)d of its seeker."),
     "rating_range_needs_account": _("A rating range is for signed-in players: sign up or log in."),
     "own_seek": _("This is your own seek: wait for someone to accept it."),
+    "already_seated": _("You already have a seat at this table: wait for the others."),
     "too_many_seeks": _(
         "You already have %(limit)d seeks in the lobby: take one back or wait for a player."
     ),

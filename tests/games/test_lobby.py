@@ -198,3 +198,15 @@ def test_one_player_cannot_flood_the_lobby_with_seeks(alice, bob, guest) -> None
     seek(guest, time_control="1+0")
     assert client.delete(f"/api/lobby/seeks/{offered[0]['id']}/").status_code == 204
     seek(client, time_control="1+0")
+
+
+def test_one_player_takes_one_seat_of_a_table(alice, bob) -> None:
+    """A player seated at a 3-player table who accepts it again was told "This is your own
+    seek"; it is not theirs: the refusal says they already have a seat."""
+    table = seek(alice[0], variant={"players": 3})
+    assert bob[0].post(f"/api/lobby/seeks/{table['id']}/accept/").status_code == 200
+    again = bob[0].post(f"/api/lobby/seeks/{table['id']}/accept/")
+    assert (again.status_code, again.json()["error"]["code"]) == (400, "already_seated")
+    own = alice[0].post(f"/api/lobby/seeks/{table['id']}/accept/")
+    assert (own.status_code, own.json()["error"]["code"]) == (400, "own_seek")
+    assert lobby(alice[0])[0]["open_seats"] == 1
