@@ -12,9 +12,11 @@ an ``@``, or the word "ID" in front.
 
 import re
 
+# Names made of two words may be written apart: "tele gram", "whats-app", "insta.gram".
 _UNAMBIGUOUS = (
-    r"telegram|discord|skype|wechat|weixin|kakao(?:talk)?|instagram|insta|whatsapp|viber"
-    r"|snapchat|tiktok|twitter|facebook|vkontakte"
+    r"tele[\s._-]?gram|discord|skype|we[\s._-]?chat|weixin|kakao(?:[\s._-]?talk)?"
+    r"|insta[\s._-]?gram|insta|whats[\s._-]?app|viber"
+    r"|snap[\s._-]?chat|tik[\s._-]?tok|twitter|face[\s._-]?book|vkontakte"
     r"|телеграм\w*|телег[аиеуо]\w*|дискорд\w*|скайп\w*|вайбер\w*|ватсап\w*|вотсап\w*"
     r"|инстаграм\w*|инст[аеуы]|тикток\w*|твиттер\w*|фейсбук\w*|вконтакт\w*|снэпчат\w*"
     r"|テレグラム|ディスコード|ディスコ|スカイプ|インスタグラム|インスタ|ツイッター|ティックトック"

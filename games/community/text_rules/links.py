@@ -168,6 +168,7 @@ _SEPARATOR = (
     + _SPELLED_DOT
     + r")\s*[)\]}>）］｝〉」】]\s*)"
     r"|(?P<plain>\.)"
+    r"|(?P<spaced_glued>\s+\.(?=[^\s.]))"
     r"|(?P<spaced>\s+\.\s*)"
     r"|(?P<look_alike>\s*[" + _LOOK_ALIKE_DOTS + r"]\s*)"
     r"|(?P<comma>,(?=[a-z]))"
@@ -186,7 +187,16 @@ _SCHEME = re.compile(
     r"(?<![a-z])(?:[a-z][a-z0-9+.-]{1,15}\s*:\s*/\s*/|(?:https?|hxxps?|h\*\*ps?|ftp)\s*:)"
 )
 _WWW = re.compile(rf"(?<![a-z0-9])www\d*(?:{_ANY_SEPARATOR})[a-z0-9]{{2}}")
-_PATH_OR_PORT = re.compile(r"\s*(?:/\s*[\w%~#?=&-]|:\d{2,5}(?!\d))")
+_SPELLED_SLASH = r"(?<![a-z])slash(?![a-z])|(?<![а-я])сл[эе]ш(?![а-я])|スラッシュ"
+_PATH_OR_PORT = re.compile(
+    rf"\s*(?:(?:/|{_SPELLED_SLASH})\s*[\w%~#?=&@-]|:\d{{2,5}}(?!\d))"
+)
+# A host with a space for its dot, then a path: "youtube com slash othellokid".
+_SPACED_HOST_WITH_PATH = re.compile(
+    r"(?<![a-z0-9])[a-z0-9][a-z0-9-]+\s+(?:"
+    + "|".join(sorted((tld for tld in COMMON_TLDS if tld.isascii()), key=len, reverse=True))
+    + rf")\s*(?:/|{_SPELLED_SLASH})\s*[\w%~#?=&@-]+"
+)
 _GLUED_SPELLED_TLD = re.compile(
     r"[a-z0-9]{2,}(?:dot|d0t)(?:com|net|org|ru|jp|info|io)(?![a-z])"
     r"|(?:ドット|どっと|点)\s*(?:コム|こむ|ネット|ねっと|ジェーピー|ジェイピー|じぇーぴー"
@@ -246,7 +256,7 @@ def latin_look_alikes(folded: str) -> str:
 
 def find_url(text: str) -> str | None:
     """The first URL or host name in ``text`` (folded, look-alikes made Latin)."""
-    for pattern in (_SCHEME, _WWW, _GLUED_SPELLED_TLD):
+    for pattern in (_SCHEME, _WWW, _GLUED_SPELLED_TLD, _SPACED_HOST_WITH_PATH):
         match = pattern.search(text)
         if match:
             return match.group().strip()
@@ -262,7 +272,7 @@ def find_email(text: str) -> str | None:
     """The first e-mail address in ``text`` (folded, look-alikes made Latin)."""
     for start in _EMAIL_START.finditer(text):
         rest = text[start.end() :]
-        provider = _MAIL_PROVIDERS.match(rest)
+        provider = _MAIL_PROVIDERS.match(rest) or _GLUED_SPELLED_TLD.match(rest)
         if provider:
             return (start.group() + provider.group()).strip()
         host_match = _HOST.match(rest)
@@ -273,8 +283,12 @@ def find_email(text: str) -> str | None:
             continue
         if start.group("at_word") is not None:
             local = start.group().split()[0]
-            if local in _NOT_A_NAME or local in _VERBS_BEFORE_AT:
-                continue  # "play at example.net": a place, which the URL rule refuses
+            if (
+                local in _NOT_A_NAME
+                or local in _VERBS_BEFORE_AT
+                or _PATH_OR_PORT.match(text, host.end)
+            ):
+                continue  # "play at example.net", "games at site.org/@/me": the URL rule
             if not _is_sure_host(host, text, link_words=False):
                 continue
         return (start.group() + host.text).strip()
@@ -334,7 +348,15 @@ def _is_sure_host(host: Host, text: str, *, link_words: bool) -> bool:
             or link_words
             or (len(name) >= 3 and not name.isdigit() and _has_digit_or_hyphen(name))
         )
-    return common and len(name) >= 2 and name not in _NOT_A_NAME and not name.isdigit()
+    if not (len(name) >= 2 and name not in _NOT_A_NAME and not name.isdigit()):
+        return False
+    # "othello dot guru", "reversi .club": nobody spells a dot or glues one to the next word
+    # by chance, so any suffix counts; a look-alike dot ("nice • fun") needs a common one.
+    deliberate = host.separators & {"spelled", "spaced_glued"}
+    loose = host.separators <= {"plain", "spelled", "spaced_glued"}
+    if deliberate and loose and len(name) >= 3 and all(label.isascii() for label in host.labels):
+        return True
+    return common
 
 
 def _has_digit_or_hyphen(name: str) -> bool:

@@ -42,6 +42,10 @@ _RUSSIAN_LETTERS = frozenset("абвгдежзийклмнопрстуфхцчш
 _JAPANESE = re.compile(
     r"[\u3005-\u3007\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]"
 )
+_SPELLED_UNDERSCORE = re.compile(
+    r"(?<=\w)\s*(?:(?<![a-z])underscore(?![a-z])|(?<![а-я])(?:нижнее\s+)?подчеркивани[ея](?![а-я])"
+    r"|アンダーバー|アンダースコア)\s*(?=\w)"
+)
 # The kana voicing marks, which NFD splits off and NFC puts back.
 _KANA_MARKS = frozenset("\u3099\u309a")
 
@@ -51,6 +55,12 @@ def clean_text(text: str) -> str:
     rules read folded views; emoji variation selectors and keycaps are kept as written)."""
     text = text.replace("\r\n", "\n").replace("\r", "\n").translate(_ZERO_WIDTH)
     return _CONTROL.sub("", text).strip()
+
+
+def unspell_underscores(folded: str) -> str:
+    """An underscore spelled out between two words, as in a handle ("reversi underscore boy",
+    "маша нижнее подчеркивание 07", "yuki アンダーバー 05"), written as "_"."""
+    return _SPELLED_UNDERSCORE.sub("_", folded)
 
 
 def nfkc(text: str) -> str:

@@ -4,7 +4,8 @@ English ("five five five", "twenty one", "double five"), Russian ("восемь 
 двенадцать"), Japanese kana readings ("ぜろきゅうぜろ") and kanji or daiji numerals
 ("〇九〇", "零壱弐"). A run of number words becomes one string of digits: "девятьсот
 двенадцать" is "912", "five five five" is "555". Single words are left alone ("one more
-game"), and so are kana runs shorter than three digits, so that ordinary words stay words.
+game"), and so are kana runs shorter than three digits that touch no number, so that
+ordinary words stay words.
 """
 
 import re
@@ -132,6 +133,8 @@ _KANJI_DIGITS = str.maketrans(
         **dict.fromkeys("九玖", "9"),
     }
 )
+_DIGITS_BEFORE = re.compile(r"\d{3}[-\sー・の]?$")
+_DIGITS_AFTER = re.compile(r"[-\sー・の]?\d{3}")
 _KATAKANA_TO_HIRAGANA = {code: code - 0x60 for code in range(ord("ァ"), ord("ヶ") + 1)}
 
 
@@ -171,5 +174,11 @@ def _run_digits(words: list[str]) -> str:
 
 
 def _kana_digits(match: re.Match[str]) -> str:
+    """Kana readings as digits: a run of three or more, or one that touches three digits
+    ("090-いち二三四"; not "c4に")."""
     readings = _KANA_READING.findall(match.group())
-    return "".join(_KANA_READINGS[r] for r in readings) if len(readings) >= 3 else match.group()
+    text, start, end = match.string, match.start(), match.end()
+    touches_digits = _DIGITS_BEFORE.search(text, 0, start) or _DIGITS_AFTER.match(text, end)
+    if len(readings) >= 3 or touches_digits:
+        return "".join(_KANA_READINGS[r] for r in readings)
+    return match.group()

@@ -68,12 +68,22 @@ def _digits_for_look_alikes(match: re.Match[str]) -> str:
     return word.translate(_DIGIT_LOOK_ALIKES) if sum(c.isdigit() for c in word) >= 2 else word
 
 
+def _is_counting(groups: list[str]) -> bool:
+    """Five or more numbers that go up or down by the same step: a count, not a number."""
+    if len(groups) < 5 or any(len(g) > 1 and g.startswith("0") for g in groups):
+        return False
+    steps = {int(b) - int(a) for a, b in zip(groups, groups[1:], strict=False)}
+    return len(steps) == 1 and 0 not in steps
+
+
 def _is_phone_number(candidate: str, *, context: bool) -> bool:
     groups = re.findall(r"\d+", candidate)
     digits = sum(map(len, groups))
     if not MIN_DIGITS <= digits <= MAX_DIGITS:
         return False
     international = candidate.startswith("+")
+    if not international and _is_counting(groups):
+        return False  # "1 2 3 4 5 6 7 8 9 10", "10 20 30 40 50 60 64"
     if not international and len(groups) > 2 and max(map(len, groups)) <= 2:
         if max(map(len, groups)) == 2:
             return False  # a list of scores: "40-24 33-31 35-29"

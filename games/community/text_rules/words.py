@@ -36,6 +36,10 @@ from games.community.text_rules.normalise import (
 BLOCKLIST_PATH = Path(__file__).resolve().parent.parent / "data" / "blocklist.txt"
 
 _MASKS = frozenset("*＊∗✱#%?●○◯•")
+# Symbols that are leetspeak for a letter ("a$$", "sh!t") or a mask for one ("бл@дь").
+_SYMBOL_MASKS = _MASKS | frozenset("@$!&")
+# Masks that stand for one Japanese letter ("ク○野郎"); "〇" is a numeral, "・" a gap.
+_JAPANESE_MASKS = "○●◯*＊"
 _LEET_I = str.maketrans(
     {
         "0": "o",
@@ -53,6 +57,7 @@ _LEET_I = str.maketrans(
     }
 )
 _LEET_L = str.maketrans({"1": "l", "!": "l", "|": "l"})
+_LEET_U = str.maketrans({"v": "u"})  # "fvck"
 _GAPS = re.compile(r"[.\-_'`~·]+")
 _EDGE_PUNCTUATION = "\"'“”«»()[]{}<>.,;:?!~*_-"
 _REPEATS = re.compile(r"(.)\1+")
@@ -73,6 +78,9 @@ _FUNCTION_WORDS = frozenset({"助詞", "助動詞"})
 # A noun, interjection or prefix before an adjective intensifies it ("バカ強い", "くそ暑い").
 _INTENSIFIER_PARTS = frozenset({"名詞", "感動詞", "接頭辞"})
 _KATAKANA_TO_HIRAGANA = {code: code - 0x60 for code in range(ord("ァ"), ord("ヶ") + 1)}
+# Species names are written in katakana and end in a class noun: -ドリ (鳥), -ガイ (貝), -ソウ (草)...
+_SPECIES_CLASSES = frozenset("鳥貝草虫魚花木蜂蛇亀蟹茸蘭藻")
+_KATAKANA_WORD = re.compile(r"[ァ-ヶー]+")
 
 
 @dataclass(frozen=True)
@@ -212,13 +220,13 @@ def _match_word(word: str, index: _Index) -> str | None:
         prefix = index.prefix_pattern.match(key)
         if prefix:
             return index.prefixes[prefix.group()]
-    if any(c in _MASKS for c in word):
+    if any(c in _SYMBOL_MASKS for c in word):
         return _masked_match(word, index)
     return None
 
 
 def _variants(word: str) -> set[str]:
-    variants = {word, word.translate(_LEET_I), word.translate(_LEET_L)}
+    variants = {word, word.translate(_LEET_I), word.translate(_LEET_L), word.translate(_LEET_U)}
     if _CYRILLIC.search(word):
         # Russian with Latin look-alikes and leetspeak: "cyka", "пи3дец", "п!зда", "д3бил"
         variants |= {v.translate(latin_as_cyrillic()) for v in variants if _LATIN_OR_LEET.search(v)}
@@ -230,14 +238,16 @@ def _variants(word: str) -> set[str]:
 
 def _masked_match(word: str, index: _Index) -> str | None:
     """ "f*ck", "с*ка", "motherf***er": masks stand for single letters, the first is a letter."""
-    real = sum(1 for c in word if c not in _MASKS)
-    if word[0] in _MASKS or real < 2 or real < len(word) / 2:
+    real = sum(1 for c in word if c not in _SYMBOL_MASKS)
+    if word[0] in _SYMBOL_MASKS or real < 2 or real < len(word) / 2:
         return None
     for variant in _variants(word):
         for term in index.masked:
             if len(variant) == len(term.key) or (term.prefix and len(variant) > len(term.key)):
                 head = variant[: len(term.key)]
-                if all(c == t or c in _MASKS for c, t in zip(head, term.key, strict=True)):
+                if all(
+                    c == t or c in _SYMBOL_MASKS for c, t in zip(head, term.key, strict=True)
+                ):
                     return term.entry
     return None
 
@@ -247,12 +257,39 @@ def _collapsed(text: str) -> str:
 
 
 def _japanese_word(text: str, index: _Index) -> str | None:
+    masked = _japanese_masked_match(text, index) if any(m in text for m in _JAPANESE_MASKS) else None
+    if masked:
+        return masked
     text = _LONG_MARKS.sub("ー", _JAPANESE_GAP.sub("", text))
     for variant in dict.fromkeys((text, _katakana_look_alikes(text))):
         found = _japanese_match(variant, index)
         if found:
             return found
     return None
+
+
+def _japanese_masked_match(text: str, index: _Index) -> str | None:
+    """ "ク○野郎", "死○": masks that stand for letters of an entry (its first letter shown, at
+    most half of it masked)."""
+    hiragana = _hiragana(text)
+    for term in index.japanese:
+        pattern = _japanese_mask_pattern(term.key)
+        if pattern is not None and pattern.search(hiragana):
+            return term.entry
+    return None
+
+
+@cache
+def _japanese_mask_pattern(key: str) -> re.Pattern[str] | None:
+    """Every way of masking ``key``: letters after the first may be masks, at least one and at
+    most half of them are."""
+    mask = f"[{re.escape(_JAPANESE_MASKS)}]"
+    ways = []
+    for bits in range(1, 1 << (len(key) - 1)):
+        hidden = [i > 0 and bool(bits >> (i - 1) & 1) for i in range(len(key))]
+        if sum(hidden) <= len(key) // 2:
+            ways.append("".join(mask if h else re.escape(c) for c, h in zip(key, hidden, strict=True)))
+    return re.compile("|".join(ways)) if ways else None
 
 
 def _japanese_match(text: str, index: _Index) -> str | None:
@@ -298,6 +335,12 @@ def _innocent_after(tokens: list[fugashi.UnidicNode], last: int) -> bool:
     following = tokens[last + 1].feature
     if following.lemma in _NEGATION:
         return True
+    if (
+        following.lemma in _SPECIES_CLASSES
+        and _KATAKANA_WORD.fullmatch(tokens[last].surface)
+        and _KATAKANA_WORD.fullmatch(tokens[last + 1].surface)
+    ):
+        return True  # a species name in katakana: "アホウドリ" (albatross), "バカガイ" (a clam)
     return following.pos1 == "形容詞" and tokens[last].feature.pos1 in _INTENSIFIER_PARTS
 
 
