@@ -49,7 +49,7 @@ _MESSENGER_ID = re.compile(
     rf"(?:line|ライン|らいん|{_UNAMBIGUOUS})\s*(?:の)?\s*(?:id|ｉｄ)(?![a-z])"
 )
 _ID_THEN_HANDLE = re.compile(
-    rf"(?<![a-z])(?:{_ID_WORD})\s*(?:は|:|：|=|→|->|>|-)\s*(?P<handle>@?[a-z0-9][a-z0-9_.\-]{{1,31}}[a-z0-9_])"
+    rf"(?<![a-z])(?P<id_word>{_ID_WORD})\s*(?:は|:|：|=|→|->|>|-)\s*(?P<handle>@?[a-z0-9][a-z0-9_.\-]{{1,31}}[a-z0-9_])"
 )
 _MOVES = re.compile(r"(?:[a-j](?:10|[1-9]))+")
 _NOT_AN_ID = re.compile(
@@ -124,6 +124,9 @@ def find_messenger_id(text: str) -> str | None:
         for handle in _ANY_HANDLE.finditer(text):
             if _is_an_id(handle.group()):
                 return handle.group()
+    for given in _ID_THEN_HANDLE.finditer(text):
+        if given.group("id_word") in ("id", "ｉｄ") and _is_an_id(given.group("handle")):
+            return given.group()  # "ID: hanako_0808" (not "game ID: 4821")
     mine = _MY_HANDLE.search(text)
     return mine.group() if mine else None
 

@@ -247,9 +247,12 @@ def latin_look_alikes(folded: str) -> str:
 
     def latin(match: re.Match[str]) -> str:
         word = match.group()
-        if _LATIN_LETTER.search(word) and _CYRILLIC_LETTER.search(word):
-            return word.translate(cyrillic_as_latin())
-        return word
+        if not (_LATIN_LETTER.search(word) and _CYRILLIC_LETTER.search(word)):
+            return word
+        head, dot, last = word.rpartition(".")
+        if dot and last in _cyrillic_suffixes():
+            return head.translate(cyrillic_as_latin()) + dot + last  # "othello-ru.рф"
+        return word.translate(cyrillic_as_latin())
 
     return _MIXED_TOKEN.sub(latin, folded)
 
@@ -371,6 +374,12 @@ def _decoded(label: str) -> str:
         except UnicodeError:
             return label
     return label
+
+
+@cache
+def _cyrillic_suffixes() -> frozenset[str]:
+    """Top-level domains in Cyrillic letters on the Public Suffix List (рф, рус, онлайн...)."""
+    return frozenset(t for t in _extractor().tlds if "." not in t and _CYRILLIC_LETTER.search(t))
 
 
 @cache

@@ -3,9 +3,9 @@
 English ("five five five", "twenty one", "double five"), Russian ("восемь девятьсот
 двенадцать"), Japanese kana readings ("ぜろきゅうぜろ") and kanji or daiji numerals
 ("〇九〇", "零壱弐"). A run of number words becomes one string of digits: "девятьсот
-двенадцать" is "912", "five five five" is "555". Single words are left alone ("one more
-game"), and so are kana runs shorter than three digits that touch no number, so that
-ordinary words stay words.
+двенадцать" is "912", "five five five" is "555"; counting ("one two three four five") stays
+separate numbers. Single words are left alone ("one more game"), and so are kana runs shorter
+than three digits that touch no number, so that ordinary words stay words.
 """
 
 import re
@@ -170,7 +170,11 @@ def _run_digits(words: list[str]) -> str:
             else:
                 groups.append([value, place])
         repeat = 1
-    return "".join(str(value) for value, _place in groups)
+    values = [value for value, _place in groups]
+    steps = {b - a for a, b in zip(values, values[1:], strict=False)}
+    if len(values) >= 5 and len(steps) == 1 and 0 not in steps:
+        return " ".join(map(str, values))  # counting, "one, two, three...": numbers apart
+    return "".join(map(str, values))
 
 
 def _kana_digits(match: re.Match[str]) -> str:

@@ -30,8 +30,9 @@ _DATES_AND_TIMES = re.compile(
 # Inside a number: o/о for 0, l/i/|/і for 1, з for 3, б for 6.
 _DIGIT_LOOK_ALIKES = str.maketrans("oоli|ізб", "00111136")
 _NUMBER_WORD = re.compile(r"(?<!\S)[\d()+\-olі|iзб]*\d[\d()+\-olі|iзб]*(?!\S)")
-# Separators people put between digit groups.
-_SEPARATORS = re.compile(r"(?<=\d)\s*[._~*/\\|:;・･·•∙⋅‧。、,ー－の‐‑‒–—―−﹣]\s*(?=\d)")
+# Separators people put between digit groups: punctuation, symbols and emoji ("090♡1234",
+# "090 ➖ 1234"), underscores, "ー" and "の"; not "+" ("3+2") or brackets.
+_SEPARATORS = re.compile(r"(?<=\d)\s*(?:[^\w\s+()]{1,3}|_{1,3}|[ーの])\s*(?=\d)")
 _CANDIDATE = re.compile(r"\+?\s*\(?\d(?:[\s()\-]{0,4}\d)+")
 # Written like a North American number: "(555) 123-4567", "555-123-4567".
 _NORTH_AMERICAN_LAYOUT = re.compile(r"(?:\+?1[\s-]*)?\(?\d{3}\)?[\s-]*\d{3}[\s-]+\d{4}")

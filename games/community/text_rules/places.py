@@ -133,6 +133,13 @@ _JA_GENERIC_SCHOOL_NAMES = frozenset(
         "うち",
     ]
 )
+# A school's short name and a year in it: "桜ヶ丘中の3年", "北高2年" (not "午前中の3年").
+_JA_SHORT_SCHOOL = re.compile(
+    rf"(?P<name>{_JA_PLACE_CHAR}{{2,}})(?:中|高|小)\s*の?\s*{_NUMBER}\s*年(?!間|前|後|ぶり|目|度)"
+)
+_JA_NOT_SHORT_SCHOOL_NAMES = frozenset(
+    ["午前", "午後", "一日", "世界", "日本", "一年", "今年", "去年", "今日", "昨日", "明日", "一晩"]
+)
 _JA_NAMED_SCHOOL = re.compile(rf"(?P<name>{_JA_PLACE_CHAR}+|[\u3041-\u309f]{{2,6}}){_JA_SCHOOL}")
 _SCHOOL_FOLDED = re.compile(
     "|".join(
@@ -165,6 +172,17 @@ _SCHOOL_CASED = re.compile(
 )
 
 
+# "Kennedy High", "Lincoln Middle" name a school in a comment that speaks of school years.
+_SHORT_SCHOOL_NAME = re.compile(
+    rf"(?<![\w]){_NOT_A_SCHOOL_NAME}[A-Z][\w'.-]*(?:\s+{_NOT_A_SCHOOL_NAME}[A-Z][\w'.-]*){{0,2}}"
+    r"\s+(?:High|Middle|Elementary|Elem|Junior High|Prep)(?![\w])"
+)
+_SCHOOL_YEAR_WORDS = re.compile(
+    r"(?<![a-z])(?:grade|grader|year \d|class of|student|freshman|sophomore|junior|senior"
+    r"|go to|attend\w*|homeroom)(?![a-z])"
+)
+
+
 def find_address(folded: str, cased: str) -> str | None:
     """The first street address, postal code or room number in the text."""
     match = _ADDRESS_FOLDED.search(folded) or _ADDRESS_CASED.search(cased)
@@ -176,6 +194,13 @@ def find_school(folded: str, cased: str) -> str | None:
     match = _SCHOOL_FOLDED.search(folded) or _SCHOOL_CASED.search(cased)
     if match:
         return match.group().strip()
+    short = _SHORT_SCHOOL_NAME.search(cased)
+    if short and _SCHOOL_YEAR_WORDS.search(folded):
+        return short.group().strip()
+    for short in _JA_SHORT_SCHOOL.finditer(folded):
+        name = short.group("name")
+        if name not in _JA_GENERIC_SCHOOL_NAMES and name not in _JA_NOT_SHORT_SCHOOL_NAMES:
+            return short.group()
     for named in _JA_NAMED_SCHOOL.finditer(folded):
         name = named.group("name")
         if name not in _JA_GENERIC_SCHOOL_NAMES and not name.endswith("の"):

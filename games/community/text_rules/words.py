@@ -66,15 +66,21 @@ _LETTER = re.compile(r"[^\W\d_]")
 _LATIN_OR_LEET = re.compile(r"[a-z0-9@]")
 _CYRILLIC = re.compile(r"[а-я]")
 _JAPANESE_GAP = re.compile(
-    r"(?<=[\u3040-\u30ff\u3400-\u9fff])[\s・･.．*＊○●◯〇~〜～_\-]+(?=[\u3040-\u30ff\u3400-\u9fff])"
+    r"(?<=[\u3040-\u30ff\u3400-\u9fff])[\s・･.．、,*＊○●◯〇~〜～_\-]+(?=[\u3040-\u30ff\u3400-\u9fff])"
 )
 _LONG_MARKS = re.compile(r"ー{2,}")
+# A small vowel inside a hiragana word draws the vowel out, like "ー": "ばぁか" is "ばーか".
+_SMALL_VOWEL = re.compile(r"(?<=[ぁ-ゖ])[ぁぃぅぇぉ](?=[ぁ-ゖ])")
+# "4" read "し" before kana, as in net slang: "4ね" (not "c4ね": a move, then "ね").
+_FOUR_AS_SHI = re.compile(r"(?<![0-9a-zA-Z])4(?=[ねぬんネヌン])")
 # What may follow an entry inside the same Japanese word: "死ねー", "しねぇ", "死ねよ".
 _JAPANESE_TAILS = frozenset("ーぇえぃいっよやなぁwｗ!！〜～")
 # Dictionary forms of the negation after a verb: "死ねない", "しねん" (cannot / will not die).
 _NEGATION = frozenset({"ない", "ず", "ぬ"})
 # Parts of speech (UniDic) of particles and auxiliaries.
 _FUNCTION_WORDS = frozenset({"助詞", "助動詞"})
+# Parts of speech a conjunctive particle follows: "強い|し", "雨だ|し", "行く|し".
+_PREDICATE_PARTS = frozenset({"形容詞", "助動詞", "動詞"})
 # A noun, interjection or prefix before an adjective intensifies it ("バカ強い", "くそ暑い").
 _INTENSIFIER_PARTS = frozenset({"名詞", "感動詞", "接頭辞"})
 _KATAKANA_TO_HIRAGANA = {code: code - 0x60 for code in range(ord("ァ"), ord("ヶ") + 1)}
@@ -90,6 +96,7 @@ class BlockedTerm:
     entry: str
     key: str
     prefix: bool
+    inside: bool
     japanese: bool
 
 
@@ -109,6 +116,10 @@ class _Index:
     exact: dict[str, str]
     prefixes: dict[str, str]
     prefix_pattern: re.Pattern[str]
+    inside: dict[str, str]
+    inside_pattern: re.Pattern[str]
+    endings: dict[str, str]
+    ending_pattern: re.Pattern[str]
     masked: tuple[BlockedTerm, ...]
     phrases: re.Pattern[str] | None
     phrase_entries: dict[str, str]
@@ -121,17 +132,20 @@ def blocked_terms() -> tuple[BlockedTerm, ...]:
     """The block list from ``data/blocklist.txt`` (read once per process).
 
     One entry per line, ``#`` starts a comment; a trailing ``*`` also matches longer words
-    that start with the entry ("fuck*" -> "fucking"). Lines starting with ``!`` are innocent
+    that start with the entry ("fuck*" -> "fucking"); a leading one also longer words that
+    end with it ("*shit" -> "dipshit"), and both words that contain it ("*fuck*" ->
+    "clusterfucking"): for entries no innocent word ends with or contains. Lines starting
+    with ``!`` are innocent
     words that an entry with ``*`` would match (see :func:`allowed_words`).
     """
     terms = []
     for entry in _list_lines():
         if entry.startswith("!"):
             continue
-        word = entry.rstrip("*")
+        word = entry.strip("*")
         japanese = has_japanese(word)
         key = _hiragana(nfkc(word)) if japanese else fold(word)
-        terms.append(BlockedTerm(word, key, entry.endswith("*"), japanese))
+        terms.append(BlockedTerm(word, key, entry.endswith("*"), entry.startswith("*"), japanese))
     return tuple(terms)
 
 
@@ -149,6 +163,8 @@ def find_blocked_word(text: str) -> str | None:
 def _index() -> _Index:
     exact: dict[str, str] = {}
     prefixes: dict[str, str] = {}
+    inside: dict[str, str] = {}
+    endings: dict[str, str] = {}
     phrases: dict[str, str] = {}
     masked, japanese, lemmas = [], [], {}
     for term in blocked_terms():
@@ -157,6 +173,9 @@ def _index() -> _Index:
             lemmas[term.key] = term.entry
         elif " " in term.key:
             phrases[_collapsed(term.key)] = term.entry
+        elif term.inside:
+            (inside if term.prefix else endings)[_collapsed(term.key)] = term.entry
+            masked.append(term)
         else:
             (prefixes if term.prefix else exact)[_collapsed(term.key)] = term.entry
             masked.append(term)
@@ -167,14 +186,25 @@ def _index() -> _Index:
     return _Index(
         exact=exact,
         prefixes=prefixes,
-        prefix_pattern=re.compile(
-            "|".join(re.escape(p) for p in sorted(prefixes, key=len, reverse=True)) or "(?!)"
-        ),
+        prefix_pattern=_alternatives(prefixes),
+        inside=inside,
+        inside_pattern=_alternatives(inside),
+        endings=endings,
+        ending_pattern=_alternatives(endings, end="$"),
         masked=tuple(masked),
         phrases=phrase_pattern,
         phrase_entries=phrases,
         japanese=tuple(japanese),
         japanese_lemmas=lemmas,
+    )
+
+
+def _alternatives(keys: dict[str, str], end: str = "") -> re.Pattern[str]:
+    """A pattern of the keys, longest first, then ``end`` (one that never matches for none)."""
+    if not keys:
+        return re.compile("(?!)")
+    return re.compile(
+        "(?:" + "|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True)) + ")" + end
     )
 
 
@@ -220,6 +250,12 @@ def _match_word(word: str, index: _Index) -> str | None:
         prefix = index.prefix_pattern.match(key)
         if prefix:
             return index.prefixes[prefix.group()]
+        inside = index.inside_pattern.search(key)
+        if inside:
+            return index.inside[inside.group()]
+        ending = index.ending_pattern.search(key)
+        if ending:
+            return index.endings[ending.group()]
     if any(c in _SYMBOL_MASKS for c in word):
         return _masked_match(word, index)
     return None
@@ -227,6 +263,8 @@ def _match_word(word: str, index: _Index) -> str | None:
 
 def _variants(word: str) -> set[str]:
     variants = {word, word.translate(_LEET_I), word.translate(_LEET_L), word.translate(_LEET_U)}
+    if "ph" in word:
+        variants.add(word.replace("ph", "f"))  # "phuq"
     if _CYRILLIC.search(word):
         # Russian with Latin look-alikes and leetspeak: "cyka", "пи3дец", "п!зда", "д3бил"
         variants |= {v.translate(latin_as_cyrillic()) for v in variants if _LATIN_OR_LEET.search(v)}
@@ -261,7 +299,8 @@ def _japanese_word(text: str, index: _Index) -> str | None:
     if masked:
         return masked
     text = _LONG_MARKS.sub("ー", _JAPANESE_GAP.sub("", text))
-    for variant in dict.fromkeys((text, _katakana_look_alikes(text))):
+    spoken = _SMALL_VOWEL.sub("ー", _FOUR_AS_SHI.sub("し", text))
+    for variant in dict.fromkeys((text, _katakana_look_alikes(text), spoken)):
         found = _japanese_match(variant, index)
         if found:
             return found
@@ -315,7 +354,7 @@ def _japanese_match(text: str, index: _Index) -> str | None:
     for term in index.japanese:
         for match in re.finditer(re.escape(term.key), hiragana):
             end = match.end()
-            if match.start() not in starts:
+            if match.start() not in starts or _starts_with_a_conjunction(tokens, starts[match.start()]):
                 continue
             if end in ends:
                 if not _innocent_after(tokens, ends[end]):
@@ -325,6 +364,17 @@ def _japanese_match(text: str, index: _Index) -> str | None:
             if all(c in _JAPANESE_TAILS for c in hiragana[end:word_end]):
                 return term.entry
     return None
+
+
+def _starts_with_a_conjunction(tokens: list[fugashi.UnidicNode], first: int) -> bool:
+    """The match starts with the conjunctive particle "し" after a predicate: "雨だしね",
+    "強いしね" ("since..., you know"), not "しね" on its own or after a noun ("お前しね")."""
+    token = tokens[first].feature
+    return (
+        token.pos2 == "接続助詞"
+        and first > 0
+        and tokens[first - 1].feature.pos1 in _PREDICATE_PARTS
+    )
 
 
 def _innocent_after(tokens: list[fugashi.UnidicNode], last: int) -> bool:
