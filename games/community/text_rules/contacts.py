@@ -124,9 +124,15 @@ def find_messenger_id(text: str) -> str | None:
         for handle in _ANY_HANDLE.finditer(text):
             if _is_an_id(handle.group()):
                 return handle.group()
+    return _handle_given_alone(text)
+
+
+def _handle_given_alone(text: str) -> str | None:
+    """A handle with no messenger named: "ID: hanako_0808" (not "game ID: 4821"), "my tele
+    is @grisha"."""
     for given in _ID_THEN_HANDLE.finditer(text):
         if given.group("id_word") in ("id", "ｉｄ") and _is_an_id(given.group("handle")):
-            return given.group()  # "ID: hanako_0808" (not "game ID: 4821")
+            return given.group()
     mine = _MY_HANDLE.search(text)
     return mine.group() if mine else None
 

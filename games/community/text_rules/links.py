@@ -188,9 +188,7 @@ _SCHEME = re.compile(
 )
 _WWW = re.compile(rf"(?<![a-z0-9])www\d*(?:{_ANY_SEPARATOR})[a-z0-9]{{2}}")
 _SPELLED_SLASH = r"(?<![a-z])slash(?![a-z])|(?<![а-я])сл[эе]ш(?![а-я])|スラッシュ"
-_PATH_OR_PORT = re.compile(
-    rf"\s*(?:(?:/|{_SPELLED_SLASH})\s*[\w%~#?=&@-]|:\d{{2,5}}(?!\d))"
-)
+_PATH_OR_PORT = re.compile(rf"\s*(?:(?:/|{_SPELLED_SLASH})\s*[\w%~#?=&@-]|:\d{{2,5}}(?!\d))")
 # A host with a space for its dot, then a path: "youtube com slash othellokid".
 _SPACED_HOST_WITH_PATH = re.compile(
     r"(?<![a-z0-9])[a-z0-9][a-z0-9-]+\s+(?:"

@@ -10,6 +10,7 @@ than three digits that touch no number, so that ordinary words stay words.
 
 import re
 from functools import cache
+from itertools import pairwise
 
 _ENGLISH_UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
 _ENGLISH_TEENS = [
@@ -170,11 +171,11 @@ def _run_digits(words: list[str]) -> str:
             else:
                 groups.append([value, place])
         repeat = 1
-    values = [value for value, _place in groups]
-    steps = {b - a for a, b in zip(values, values[1:], strict=False)}
-    if len(values) >= 5 and len(steps) == 1 and 0 not in steps:
-        return " ".join(map(str, values))  # counting, "one, two, three...": numbers apart
-    return "".join(map(str, values))
+    numbers = [value for value, _place in groups]
+    steps = {b - a for a, b in pairwise(numbers)}
+    if len(numbers) >= 5 and len(steps) == 1 and 0 not in steps:
+        return " ".join(map(str, numbers))  # counting, "one, two, three...": numbers apart
+    return "".join(map(str, numbers))
 
 
 def _kana_digits(match: re.Match[str]) -> str:
@@ -182,7 +183,8 @@ def _kana_digits(match: re.Match[str]) -> str:
     ("090-いち二三四"; not "c4に")."""
     readings = _KANA_READING.findall(match.group())
     text, start, end = match.string, match.start(), match.end()
-    touches_digits = _DIGITS_BEFORE.search(text, 0, start) or _DIGITS_AFTER.match(text, end)
+    before = text[max(start - 4, 0) : start]
+    touches_digits = _DIGITS_BEFORE.search(before) or _DIGITS_AFTER.match(text, end)
     if len(readings) >= 3 or touches_digits:
         return "".join(_KANA_READINGS[r] for r in readings)
     return match.group()

@@ -9,6 +9,7 @@ digits and are not phone numbers.
 """
 
 import re
+from itertools import pairwise
 
 from phonenumbers import Leniency, PhoneNumberMatcher
 
@@ -73,7 +74,7 @@ def _is_counting(groups: list[str]) -> bool:
     """Five or more numbers that go up or down by the same step: a count, not a number."""
     if len(groups) < 5 or any(len(g) > 1 and g.startswith("0") for g in groups):
         return False
-    steps = {int(b) - int(a) for a, b in zip(groups, groups[1:], strict=False)}
+    steps = {int(b) - int(a) for a, b in pairwise(groups)}
     return len(steps) == 1 and 0 not in steps
 
 

@@ -84,7 +84,7 @@ _PREDICATE_PARTS = frozenset({"形容詞", "助動詞", "動詞"})
 # A noun, interjection or prefix before an adjective intensifies it ("バカ強い", "くそ暑い").
 _INTENSIFIER_PARTS = frozenset({"名詞", "感動詞", "接頭辞"})
 _KATAKANA_TO_HIRAGANA = {code: code - 0x60 for code in range(ord("ァ"), ord("ヶ") + 1)}
-# Species names are written in katakana and end in a class noun: -ドリ (鳥), -ガイ (貝), -ソウ (草)...
+# Species names are written in katakana and end in a class noun: -ドリ (鳥), -ガイ (貝).
 _SPECIES_CLASSES = frozenset("鳥貝草虫魚花木蜂蛇亀蟹茸蘭藻")
 _KATAKANA_WORD = re.compile(r"[ァ-ヶー]+")
 
@@ -114,12 +114,8 @@ def _list_lines() -> list[str]:
 @dataclass(frozen=True)
 class _Index:
     exact: dict[str, str]
-    prefixes: dict[str, str]
-    prefix_pattern: re.Pattern[str]
-    inside: dict[str, str]
-    inside_pattern: re.Pattern[str]
-    endings: dict[str, str]
-    ending_pattern: re.Pattern[str]
+    parts: dict[str, str]
+    part_pattern: re.Pattern[str]
     masked: tuple[BlockedTerm, ...]
     phrases: re.Pattern[str] | None
     phrase_entries: dict[str, str]
@@ -185,12 +181,10 @@ def _index() -> _Index:
         phrase_pattern = re.compile(rf"(?<![^\W\d_])(?:{alternatives})(?![^\W\d_])")
     return _Index(
         exact=exact,
-        prefixes=prefixes,
-        prefix_pattern=_alternatives(prefixes),
-        inside=inside,
-        inside_pattern=_alternatives(inside),
-        endings=endings,
-        ending_pattern=_alternatives(endings, end="$"),
+        parts={**prefixes, **inside, **endings},
+        part_pattern=re.compile(
+            f"^{_alternatives(prefixes)}|{_alternatives(inside)}|{_alternatives(endings)}$"
+        ),
         masked=tuple(masked),
         phrases=phrase_pattern,
         phrase_entries=phrases,
@@ -199,12 +193,10 @@ def _index() -> _Index:
     )
 
 
-def _alternatives(keys: dict[str, str], end: str = "") -> re.Pattern[str]:
-    """A pattern of the keys, longest first, then ``end`` (one that never matches for none)."""
-    if not keys:
-        return re.compile("(?!)")
-    return re.compile(
-        "(?:" + "|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True)) + ")" + end
+def _alternatives(keys: dict[str, str]) -> str:
+    """A group matching any of the keys, longest first (one that never matches for none)."""
+    return (
+        "(" + ("|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True)) or "(?!)") + ")"
     )
 
 
@@ -247,15 +239,9 @@ def _match_word(word: str, index: _Index) -> str | None:
             return None
         if key in index.exact:
             return index.exact[key]
-        prefix = index.prefix_pattern.match(key)
-        if prefix:
-            return index.prefixes[prefix.group()]
-        inside = index.inside_pattern.search(key)
-        if inside:
-            return index.inside[inside.group()]
-        ending = index.ending_pattern.search(key)
-        if ending:
-            return index.endings[ending.group()]
+        part = index.part_pattern.search(key)  # a start, an inside or an end of the word
+        if part:
+            return index.parts[part.group(part.lastindex or 0)]
     if any(c in _SYMBOL_MASKS for c in word):
         return _masked_match(word, index)
     return None
@@ -283,9 +269,7 @@ def _masked_match(word: str, index: _Index) -> str | None:
         for term in index.masked:
             if len(variant) == len(term.key) or (term.prefix and len(variant) > len(term.key)):
                 head = variant[: len(term.key)]
-                if all(
-                    c == t or c in _SYMBOL_MASKS for c, t in zip(head, term.key, strict=True)
-                ):
+                if all(c == t or c in _SYMBOL_MASKS for c, t in zip(head, term.key, strict=True)):
                     return term.entry
     return None
 
@@ -295,7 +279,9 @@ def _collapsed(text: str) -> str:
 
 
 def _japanese_word(text: str, index: _Index) -> str | None:
-    masked = _japanese_masked_match(text, index) if any(m in text for m in _JAPANESE_MASKS) else None
+    masked = (
+        _japanese_masked_match(text, index) if any(m in text for m in _JAPANESE_MASKS) else None
+    )
     if masked:
         return masked
     text = _LONG_MARKS.sub("ー", _JAPANESE_GAP.sub("", text))
@@ -327,7 +313,9 @@ def _japanese_mask_pattern(key: str) -> re.Pattern[str] | None:
     for bits in range(1, 1 << (len(key) - 1)):
         hidden = [i > 0 and bool(bits >> (i - 1) & 1) for i in range(len(key))]
         if sum(hidden) <= len(key) // 2:
-            ways.append("".join(mask if h else re.escape(c) for c, h in zip(key, hidden, strict=True)))
+            ways.append(
+                "".join(mask if h else re.escape(c) for c, h in zip(key, hidden, strict=True))
+            )
     return re.compile("|".join(ways)) if ways else None
 
 
@@ -354,7 +342,9 @@ def _japanese_match(text: str, index: _Index) -> str | None:
     for term in index.japanese:
         for match in re.finditer(re.escape(term.key), hiragana):
             end = match.end()
-            if match.start() not in starts or _starts_with_a_conjunction(tokens, starts[match.start()]):
+            if match.start() not in starts or _starts_with_a_conjunction(
+                tokens, starts[match.start()]
+            ):
                 continue
             if end in ends:
                 if not _innocent_after(tokens, ends[end]):
