@@ -172,7 +172,8 @@ _SEPARATOR = (
     r"|(?P<spaced>\s+\.\s*)"
     r"|(?P<look_alike>\s*[" + _LOOK_ALIKE_DOTS + r"]\s*)"
     r"|(?P<comma>,(?=[a-z]))"
-    r"|(?P<spelled>\s+(?:dot|d0t|дот|точка|тчк)\s+|\s*(?:ドット|どっと|点)\s*)"
+    r"|(?P<spelled>(?:\s+|\s*[_-])(?:dot|d0t|дот|точка|тчк)(?:\s+|[_-]\s*)"
+    r"|\s*(?:ドット|どっと|点)\s*)"
 )
 _LATIN_LABEL = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
 _CYRILLIC_LABEL = r"[а-я0-9](?:[а-я0-9-]{0,61}[а-я0-9])?"
@@ -221,6 +222,8 @@ _MAIL_PROVIDERS = re.compile(
 # Glued sentences: a lower-case letter, a full stop, then a capitalised word and a space.
 _GLUED_SENTENCE = re.compile(r"(?<=[a-zа-яё])\.(?=[A-ZА-ЯЁ][a-zа-яё]+(?:[\s,!?)]|$))")
 _MIXED_TOKEN = re.compile(r"[\w.-]+")
+_LETTER_AND_DIGIT = re.compile(r"(?=.*[a-z])(?=.*\d)[a-z0-9]+")
+_LEET_TLD = str.maketrans("0134", "olea")
 _LATIN_LETTER = re.compile("[a-z]")
 _CYRILLIC_LETTER = re.compile("[а-я]")
 
@@ -322,7 +325,11 @@ def _host(match: re.Match[str], *, offset: int) -> Host | None:
 
 def _suffix_and_name(host: Host) -> tuple[str, str] | None:
     """The public suffix and the name before it ("example" in "www.example.co.jp")."""
-    extracted = _extractor()(".".join(map(_decoded, host.labels)))
+    labels = [_decoded(label) for label in host.labels]
+    extracted = _extractor()(".".join(labels))
+    if not extracted.suffix and _LETTER_AND_DIGIT.fullmatch(labels[-1]):
+        # Leetspeak in the top-level domain: "c0m", "n3t".
+        extracted = _extractor()(".".join([*labels[:-1], labels[-1].translate(_LEET_TLD)]))
     if not extracted.suffix or not extracted.domain:
         return None
     return extracted.suffix, extracted.domain.rsplit(".", 1)[-1]

@@ -10,10 +10,12 @@ letters, dingbat digits...) mapped to ASCII: first through the Unicode confusabl
 are kept as they are. The stored text is never folded: see :func:`clean_text`.
 """
 
+import html
 import re
 import sys
 import unicodedata
 from functools import cache
+from urllib.parse import unquote
 
 from anyascii import anyascii
 from confusable_homoglyphs import utils as confusables_data
@@ -68,6 +70,16 @@ def visual_order(text: str) -> str:
     return _OVERRIDDEN_RUN.sub(lambda run: run.group(1)[::-1], text)
 
 
+def unescaped(text: str) -> str:
+    """HTML character references and URL percent-escapes decoded: "reversi&#46;com",
+    "reversi%2Ecom", "f&#117;ck" read as written out."""
+    if "&" in text:
+        text = html.unescape(text)
+    if "%" in text:
+        text = unquote(text)
+    return text
+
+
 def unspell_underscores(folded: str) -> str:
     """An underscore spelled out between two words, as in a handle ("reversi underscore boy",
     "маша нижнее подчеркивание 07", "yuki アンダーバー 05"), written as "_"."""
@@ -77,7 +89,7 @@ def unspell_underscores(folded: str) -> str:
 def nfkc(text: str) -> str:
     """NFKC with invisible characters removed (case kept), text after a right-to-left
     override in the order it is shown (see :func:`visual_order`)."""
-    text = unicodedata.normalize("NFKC", visual_order(text))
+    text = unicodedata.normalize("NFKC", visual_order(unescaped(text)))
     if text.isascii():
         return text
     return _invisible().sub("", text)

@@ -99,6 +99,13 @@ _WORD_RUN = re.compile(
     )
 )
 _WORD = re.compile(r"[^\W\d_]+")
+# Digit words written together: "zeroninezero" (three or more, "oh" left out: "ohohoh").
+_GLUED_DIGIT_WORDS = re.compile(
+    r"(?<![^\W\d_])(?:{u})(?:{u}){{2,}}(?![^\W\d_])".format(
+        u="|".join(_ENGLISH_UNITS + _RUSSIAN_UNITS)
+    )
+)
+_DIGIT_WORD = re.compile("|".join(_ENGLISH_UNITS + _RUSSIAN_UNITS))
 
 _KANA_READINGS = {
     "ぜろ": "0",
@@ -141,6 +148,7 @@ _KATAKANA_TO_HIRAGANA = {code: code - 0x60 for code in range(ord("ァ"), ord("�
 
 def words_to_digits(text: str) -> str:
     """``text`` (folded) with number words and numerals written as digits."""
+    text = _GLUED_DIGIT_WORDS.sub(lambda m: " ".join(_DIGIT_WORD.findall(m.group())), text)
     text = _WORD_RUN.sub(lambda m: _run_digits(_WORD.findall(m.group())), text)
     if text.isascii():
         return text

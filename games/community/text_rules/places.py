@@ -61,6 +61,9 @@ _ADDRESS_FOLDED = re.compile(
             r"(?<![a-z])p\.?\s*o\.?\s*box\s*\d+",
             r"(?<![a-z])(?:zip|zip code|postal code|postcode)\s*:?\s*\d{5}",
             r"(?<![a-z0-9])\d{1,5}[a-z]?\s+[a-z]+\s+(?:street|avenue|road|boulevard|lane)(?![a-z])",
+            # "on Oak Street, number 12"
+            r"(?<![a-z])[a-z]+\s+(?:street|avenue|road|boulevard|lane|drive)\s*,?\s*"
+            r"(?:number|no\.?|#)\s*\d+",
         ]
     )
 )

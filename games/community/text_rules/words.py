@@ -7,7 +7,8 @@ accents, full-width and stylised letters, look-alikes from other scripts) and tr
 with leetspeak read as letters ("5h1t", "sh!t", "a$$"), with Latin look-alikes read as Cyrillic
 ("cyka", "xyй", "6лять", "пи3дец") and Cyrillic ones as Latin ("fuсk"); repeated letters count
 once ("fuuuck", "сууука"), and masked letters ("f*ck", "с*ка", "motherf***er") match any letter.
-So "Scunthorpe", "Dickens", "cocktail", "assassin" and "застрахуй" pass.
+So "Scunthorpe", "Dickens", "cocktail", "assassin" and "застрахуй" pass, and so do phrases
+the list calls innocent ("в дурака", the card game).
 
 Japanese text is split into words by MeCab (``fugashi`` with the ``unidic-lite`` dictionary): an
 entry matches where a word starts and ends (a trailing "ー", "ぇ" or "よ" in the same word is
@@ -54,6 +55,8 @@ _LEET_I = str.maketrans(
         "|": "l",
         "€": "e",
         "+": "t",
+        "©": "c",
+        "®": "r",
     }
 )
 _LEET_L = str.maketrans({"1": "l", "!": "l", "|": "l"})
@@ -103,7 +106,17 @@ class BlockedTerm:
 @cache
 def allowed_words() -> frozenset[str]:
     """Innocent words that start like a blocked one ("!shiitake" for "shit*"), folded."""
-    return frozenset(_collapsed(fold(e[1:])) for e in _list_lines() if e.startswith("!"))
+    return frozenset(
+        _collapsed(fold(e[1:])) for e in _list_lines() if e.startswith("!") and " " not in e
+    )
+
+
+@cache
+def _innocent_phrases() -> re.Pattern[str]:
+    """Innocent phrases with a blocked word in them ("!в дурака": the card game), folded."""
+    phrases = [fold(e[1:]) for e in _list_lines() if e.startswith("!") and " " in e]
+    alternatives = "|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True))
+    return re.compile(rf"(?<![^\W\d_])(?:{alternatives or '(?!)'})(?![^\W\d_])")
 
 
 def _list_lines() -> list[str]:
@@ -131,8 +144,8 @@ def blocked_terms() -> tuple[BlockedTerm, ...]:
     that start with the entry ("fuck*" -> "fucking"); a leading one also longer words that
     end with it ("*shit" -> "dipshit"), and both words that contain it ("*fuck*" ->
     "clusterfucking"): for entries no innocent word ends with or contains. Lines starting
-    with ``!`` are innocent
-    words that an entry with ``*`` would match (see :func:`allowed_words`).
+    with ``!`` are innocent words that an entry with ``*`` would match (see
+    :func:`allowed_words`), or innocent phrases with a blocked word in them ("!в дурака").
     """
     terms = []
     for entry in _list_lines():
@@ -148,7 +161,7 @@ def blocked_terms() -> tuple[BlockedTerm, ...]:
 def find_blocked_word(text: str) -> str | None:
     """The block-list entry ``text`` uses as a word, if any (see the module docstring)."""
     index = _index()
-    folded = fold(text)
+    folded = _innocent_phrases().sub(" ", fold(text))
     found = _latin_or_cyrillic_word(folded, index)
     if found is None and has_japanese(folded):
         found = _japanese_word(nfkc(text), index)
@@ -284,9 +297,9 @@ def _japanese_word(text: str, index: _Index) -> str | None:
     )
     if masked:
         return masked
-    text = _LONG_MARKS.sub("ー", _JAPANESE_GAP.sub("", text))
-    spoken = _SMALL_VOWEL.sub("ー", _FOUR_AS_SHI.sub("し", text))
-    for variant in dict.fromkeys((text, _katakana_look_alikes(text), spoken)):
+    text = _SMALL_VOWEL.sub("ー", _FOUR_AS_SHI.sub("し", _JAPANESE_GAP.sub("", text)))
+    text = _LONG_MARKS.sub("ー", text)
+    for variant in dict.fromkeys((text, _katakana_look_alikes(text))):
         found = _japanese_match(variant, index)
         if found:
             return found
@@ -368,12 +381,21 @@ def _starts_with_a_conjunction(tokens: list[fugashi.UnidicNode], first: int) -> 
 
 
 def _innocent_after(tokens: list[fugashi.UnidicNode], last: int) -> bool:
-    """What follows the word makes it innocent: a negation ("死ねない": cannot die), or an
-    adjective, which makes the word an intensifier ("バカ強い", "くそ暑い")."""
+    """What follows the word makes it innocent: a negation ("死ねない": cannot die), "らしい"
+    ("バカらしい": absurd), or an adjective, which makes the word an intensifier ("バカ強い",
+    "くそ暑い"), also one used before another word ("バカ丁寧な解説", "くそ真面目に覚えた")."""
     if last + 1 >= len(tokens):
         return False
     following = tokens[last + 1].feature
-    if following.lemma in _NEGATION:
+    if following.lemma in _NEGATION or following.lemma == "らしい":
+        return True
+    if (
+        following.pos1 == "形状詞"
+        and tokens[last].feature.pos1 in _INTENSIFIER_PARTS
+        and last + 3 < len(tokens)
+        and tokens[last + 2].surface in ("な", "に")
+        and tokens[last + 3].feature.pos1 not in _FUNCTION_WORDS
+    ):
         return True
     if (
         following.lemma in _SPECIES_CLASSES

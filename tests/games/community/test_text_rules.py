@@ -279,6 +279,7 @@ def test_the_public_suffix_list_is_read_without_the_network(monkeypatch) -> None
         ("090-いち二三四-5678", "090-1234-5678"),  # one kana reading next to a number
         ("c4に打つ", "c4に打つ"),  # next to a move: a particle
         ("one two three four five six", "1 2 3 4 5 6"),  # counting stays numbers apart
+        ("zeroninezero", "090"),  # digit words written together
     ],
 )
 def test_number_words_become_digits(words: str, digits: str) -> None:
@@ -317,6 +318,10 @@ def test_block_list_lines_with_an_exclamation_mark_are_innocent_words() -> None:
         ("ク○野郎", "くそ"),  # a mask for a letter
         ("4ね", "しね"),  # 4 read し
         ("ばぁか", "馬鹿"),  # a small vowel draws the vowel out, as in ばーか
+        ("バカ丁寧な解説", None),  # an intensifier before a na-adjective
+        ("くそ真面目に覚えた", None),
+        ("お前バカみたい", "馬鹿"),
+        ("バカらしい", None),  # "absurd"
     ],
 )
 def test_japanese_masks_readings_and_particles(text: str, entry: str | None) -> None:
@@ -332,6 +337,12 @@ def test_japanese_masks_readings_and_particles(text: str, entry: str | None) -> 
         ("бл@дь", "блядь"),  # a symbol for a masked letter
         ("fvck", "fuck"),
         ("phuq", "fuq"),
+        ("Fu©k", "fuck"),
+        ("f&#117;ck", "fuck"),  # an HTML character reference
+        ("сыграем в дурака?", None),  # the card game: an innocent phrase in the list
+        ("ты дурак", "дурак"),
+        ("debilitating", None),
+        ("mishit", None),
     ],
 )
 def test_block_list_entries_inside_words_and_symbol_masks(text: str, entry: str | None) -> None:
@@ -351,6 +362,12 @@ def test_block_list_entries_inside_words_and_symbol_masks(text: str, entry: str 
         ("090♡1234♡5678", "phone_not_allowed"),
         ("find me on tele gram: reversi underscore boy", "contact_not_allowed"),
         ("ID: hanako_0808", "contact_not_allowed"),
+        ("reversi-dot-com", "url_not_allowed"),
+        ("reversi (dot) c0m", "url_not_allowed"),  # leetspeak in the suffix
+        ("reversi%2Ecom", "url_not_allowed"),  # a percent-escape
+        ("reversi&#46;com", "url_not_allowed"),
+        ("мой инст: masha.reversi", "contact_not_allowed"),
+        ("my house is the blue one on Oak Street, number 12", "address_not_allowed"),
         ("г. Казань, ул Баумана, д 5", "address_not_allowed"),
         ("живу в доме 5 на улице Ленина", "address_not_allowed"),
         ("I'm at Kennedy High, 8th grade", "school_not_allowed"),
@@ -370,6 +387,7 @@ def test_spellings_found_by_the_blind_corpus(text: str, code: str) -> None:
         "count to ten: one, two, three, four, five, six, seven, eight, nine, ten",
         "nice • fun game",  # a look-alike dot needs a common suffix
         "game ID: 4821",
+        "LINEで教えた、ver1.0.0から遊んでます",  # a version is no ID
         "午前中の3年間",
         "I went to high school in Osaka",
     ],
