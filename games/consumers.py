@@ -1,53 +1,111 @@
-"""Live game updates over ``/ws/games/<public id>/`` (JSON messages).
+"""Live game updates over ``/ws/games/<public id>/`` (JSON messages; README, "Websocket").
 
-On connect the viewer gets ``{"type": "state", ...}`` with the full state; every change arrives as
-an event ``{"type": "move"|"undo"|..., "ply": n, "version": v, "state": {...}}``. A client that
-may have missed events sends ``{"type": "sync", "version": v}`` (or ``"ply"``) and gets the full
-state when it is behind. A seated player's connections drive their presence (the 2-minute rule);
-anyone else watches as a spectator and never gets the room's join link (``presenters.seen_by``).
-An unknown or malformed game id is closed with code 4404.
+On connect the viewer gets ``{"type": "state", "version": v, "state": {...}}``, the full state.
+Then every change arrives once, in order of ``version`` (each one more than the last): a move as
+a small event (``presenters.MoveEvent``: the move, its flips, who moves next, the legal moves,
+the counts), any other change with the whole state. A client that sees a gap in the versions (or
+reconnects) sends ``{"type": "sync", "version": v}`` and gets the full state when it is behind.
+Events come serialized from ``games.services.events``: the consumer picks its viewer's text and
+never sends a version older than one it sent. A seated player's connections drive their
+presence (the 2-minute rule); anyone else watches as a spectator and never gets the room's join
+link.
+
+Who may connect (``SocketGate``): an API client sends ``Authorization: Token <key>`` and needs no
+``Origin``; a browser (session cookie) must come from the site's own origin, port included.
+Refusals are accepted, then closed with a code a client can read: 4401 a bad token, 4403 a
+foreign origin, 4404 an unknown game or address.
 """
 
 import json
-import re
-from collections.abc import Callable
-from urllib.parse import parse_qs
+from collections.abc import Awaitable, Callable
+from urllib.parse import urlsplit
 
 from asgiref.sync import ThreadSensitiveContext
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 from django.urls import path, re_path
 from rest_framework.authtoken.models import Token
 
 from games import presenters, selectors
 from games.identity import Player, player_from_session
-from games.models import Game
 from games.services import cpu, events, presence
 from games.shared.errors import NotFound
 
-SEAT_CHANGES = {"started", "joined", "takeover"}
-TOKEN_KEY = re.compile(r"[0-9a-f]{40}")  # the form of DRF's token keys
+CLOSE_BAD_TOKEN = 4401
+CLOSE_FORBIDDEN = 4403
+CLOSE_NOT_FOUND = 4404
+
+ASGIApp = Callable[[dict, Callable, Callable], Awaitable[None]]
 
 
-class TokenAuthMiddleware:
-    """Websocket auth for API clients: ``?token=<key>`` sets the scope's user."""
+def refusal(code: int) -> ASGIApp:
+    """An ASGI application that accepts a websocket and closes it at once with ``code``.
 
-    def __init__(self, inner: object) -> None:
+    A plain application rather than a consumer: it needs neither the channel layer nor the
+    database (a consumer refused after subscribing to the layer lingered after its client left).
+    """
+
+    async def refuse(scope: dict, receive: Callable, send: Callable) -> None:
+        while (message := await receive())["type"] != "websocket.disconnect":
+            if message["type"] == "websocket.connect":
+                await send({"type": "websocket.accept"})
+                await send({"type": "websocket.close", "code": code})
+
+    return refuse
+
+
+refuse_with_not_found = refusal(CLOSE_NOT_FOUND)
+
+
+class SocketGate:
+    """Lets a websocket in: a token client by its ``Authorization`` header (the scope's user),
+    a browser only from the site's own origin (``origin_allowed``)."""
+
+    def __init__(self, inner: ASGIApp) -> None:
         self.inner = inner
 
-    async def __call__(self, scope: dict, receive: object, send: object) -> object:
-        keys = parse_qs(scope.get("query_string", b"").decode()).get("token")
-        if keys and TOKEN_KEY.fullmatch(keys[0]):  # anything else (a NUL byte, junk) is no token
-            user = await _token_user(keys[0])
-            if user is not None:
-                scope = dict(scope, user=user)
-        return await self.inner(scope, receive, send)  # type: ignore[operator]
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        headers = {name.lower(): value for name, value in scope.get("headers", [])}
+        authorization = headers.get(b"authorization")
+        if authorization is not None:
+            user = await _token_user(authorization.decode("latin-1"))
+            if user is None:
+                return await refusal(CLOSE_BAD_TOKEN)(scope, receive, send)
+            scope = dict(scope, user=user)
+        elif not origin_allowed(headers):
+            return await refusal(CLOSE_FORBIDDEN)(scope, receive, send)
+        return await self.inner(scope, receive, send)
+
+
+def origin_allowed(headers: dict[bytes, bytes]) -> bool:
+    """A browser's socket comes from the page's own origin (scheme-less ``host:port`` equal to
+    the ``Host`` it connects to, on an allowed host) or a trusted origin; a client that sends
+    no ``Origin`` is no browser (browsers always send it), so no page can forge its requests."""
+    origin = headers.get(b"origin")
+    if origin is None:
+        return True
+    text = origin.decode("latin-1")
+    if text in settings.CSRF_TRUSTED_ORIGINS:
+        return True
+    parts = urlsplit(text)
+    host = headers.get(b"host", b"").decode("latin-1")
+    allowed = settings.ALLOWED_HOSTS
+    return (
+        bool(host)
+        and parts.netloc == host
+        and ("*" in allowed or (parts.hostname or "") in allowed)
+    )
 
 
 @database_sync_to_async
-def _token_user(key: str) -> object | None:
-    token = Token.objects.select_related("user").filter(key=key).first()
-    return token.user if token else None
+def _token_user(authorization: str) -> object | None:
+    """The user of ``Token <key>``; None for anything else (a malformed or unknown key)."""
+    scheme, _, key = authorization.partition(" ")
+    if scheme.lower() != "token" or not key.strip().isalnum():
+        return None
+    token = Token.objects.select_related("user").filter(key=key.strip()).first()
+    return token.user if token and token.user.is_active else None
 
 
 @database_sync_to_async
@@ -68,28 +126,14 @@ def _current_state(game_id: int, player: Player | None) -> presenters.GameState:
     return presenters.game_state(cpu.watched_game(game_id=game_id), viewer=player)
 
 
-@database_sync_to_async
-def _viewer_colors(game_id: int, player: Player | None) -> list[str]:
-    return selectors.viewer_colors(Game.objects.get(pk=game_id), player)
-
-
-async def refuse_with_not_found(scope: dict, receive: Callable, send: Callable) -> None:
-    """Refuse a websocket with close code 4404: an unknown address or game (not a server error).
-
-    A plain ASGI application rather than a consumer: it needs neither the channel layer nor the
-    database (a consumer refused after subscribing to the layer lingered after its client left)."""
-    while (message := await receive())["type"] != "websocket.disconnect":
-        if message["type"] == "websocket.connect":
-            await send({"type": "websocket.close", "code": 4404})
-
-
 class GameConsumer(AsyncJsonWebsocketConsumer):
     """One viewer of one game."""
 
     game_id: int
     group = ""
     player: Player | None = None
-    you: list[str]
+    version = -1  # the newest version sent to this viewer
+    view = events.SPECTATOR  # its key in an event's texts (presenters.viewer_key)
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         # Like Django's HTTP handler: this connection's database work gets its own thread
@@ -104,6 +148,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     async def connect(self) -> None:
         self.player = await _scope_player(self.scope)
+        self.view = presenters.viewer_key(self.player)
         self.group = events.game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -131,6 +176,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self.receive_json(content)
 
     async def receive_json(self, content: object, **kwargs: object) -> None:
+        """``{"type": "sync", "version": v}``: ``synced`` when ``v`` is current, else the state."""
         if not isinstance(content, dict) or content.get("type") != "sync":
             await self.send_json(
                 {"type": "error", "error": {"code": "bad_message", "message": "Send sync."}}
@@ -140,25 +186,29 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         if content.get("version") == state["version"] or (
             "version" not in content and content.get("ply") == state["ply"]
         ):
+            self.version = max(self.version, state["version"])
             await self.send_json(
                 {"type": "synced", "ply": state["ply"], "version": state["version"]}
             )
         else:
-            await self.send_json(presenters.game_event("state", state))
+            await self.send_full(state)
 
     async def send_state(self) -> None:
-        state = await _current_state(self.game_id, self.player)
-        self.you = state["you"]
+        await self.send_full(await _current_state(self.game_id, self.player))
+
+    async def send_full(self, state: presenters.GameState) -> None:
+        self.version = state["version"]
         await self.send_json(presenters.game_event("state", state))
 
-    async def game_event(self, message: dict[str, presenters.GameEvent]) -> None:
-        """A change pushed by ``games.services.events.publish`` to the game's group, made this
-        viewer's (``you``, and the join link for seats only)."""
-        event = message["event"]
-        if event["type"] in SEAT_CHANGES:
-            self.you = await _viewer_colors(self.game_id, self.player)
-        state = presenters.seen_by(event["state"], you=self.you)
-        await self.send_json(presenters.game_event(event["type"], state))
+    async def game_event(self, message: events.GroupMessage) -> None:
+        """A change sent by ``games.services.events.announce`` to the game's group: its text for
+        this viewer (the seat holder's view, else the spectators'), unless this viewer already
+        has that version or a newer one."""
+        if message["version"] <= self.version:
+            return
+        self.version = message["version"]
+        texts = message["texts"]
+        await self.send(text_data=texts.get(self.view) or texts[events.SPECTATOR])
 
 
 websocket_urlpatterns = [

@@ -120,13 +120,35 @@ class RoomState(TypedDict):
 
 
 class GameEvent(TypedDict):
-    """A change pushed to a game's viewers (``type``: created, started, joined, move, undo,
-    hint, resign, presence, takeover, rematch); ``state`` is the game after it."""
+    """A change pushed to a game's viewers that carries the whole state (``type``: created,
+    started, joined, undo, hint, resign, takeover, rematch; and ``state`` on connect and on a
+    resync); ``state`` is the game after it."""
 
     type: str
     ply: int
     version: int
     state: GameState
+
+
+class MoveEvent(TypedDict):
+    """A move pushed to a game's viewers: what changed, not the whole state. ``move`` is the
+    placed disc and its flips, ``record`` the notations appended to the game's record from ply
+    ``move.ply`` on (the move, then the compulsory passes that followed it)."""
+
+    type: Literal["move"]
+    ply: int
+    version: int
+    status: str
+    move: LastMove
+    record: list[str]
+    pass_notice: PassNotice | None
+    to_move: str | None
+    legal_moves: dict[str, list[str]]
+    discs: dict[str, int]
+    empties: int
+    result: GameResult | None
+    server_time: str
+    updated_at: str
 
 
 def page_url(game: Game) -> str:
@@ -243,6 +265,56 @@ def room_state(room: Room, *, viewer: Player | None = None) -> RoomState:
 
 def game_event(kind: str, state: GameState) -> GameEvent:
     return {"type": kind, "ply": state["ply"], "version": state["version"], "state": state}
+
+
+def move_event(game: Game, *, board: Board) -> MoveEvent:
+    """The event of the move just stored in ``game`` (its position is ``board``): the move, its
+    flips, the passes after it, who moves next with the legal moves, the counts and the version.
+    """
+    record = list(game.moves.all())
+    last = _last_move(record)
+    if last is None:
+        raise ValueError("a move event needs a placed move")
+    active = game.status == Game.Status.ACTIVE
+    counts = board.counts()
+    return {
+        "type": "move",
+        "ply": game.ply,
+        "version": game.version,
+        "status": game.status,
+        "move": last,
+        "record": [entry.notation for entry in record[last["ply"] :]],
+        "pass_notice": _pass_notice(record),
+        "to_move": COLOR_NAMES[board.turn] if active else None,
+        "legal_moves": legal_moves(board) if active else {},
+        "discs": dict(zip(COLOR_NAMES[: len(counts)], counts, strict=True)),
+        "empties": board.empties(),
+        "result": game.result,
+        "server_time": timezone.now().isoformat(),
+        "updated_at": game.updated_at.isoformat(),
+    }
+
+
+def seat_views(game: Game) -> dict[str, list[str]]:
+    """The colours each holder of a seat plays, by ``viewer_key``: the few distinct views of a
+    game's state (every other viewer is a spectator)."""
+    views: dict[str, list[str]] = {}
+    for seat in game.seats.all():
+        key = _holder_key(seat.user_id, seat.guest_id)
+        if key:
+            views.setdefault(key, []).append(COLOR_NAMES[seat.color])
+    return views
+
+
+def viewer_key(player: Player | None) -> str:
+    """The key of ``player`` in ``seat_views`` (empty for nobody)."""
+    return "" if player is None else _holder_key(player.user_id, player.guest_id)
+
+
+def _holder_key(user_id: int | None, guest_id: str) -> str:
+    if user_id is not None:
+        return f"user:{user_id}"
+    return f"guest:{guest_id}" if guest_id else ""
 
 
 def finished_result(game: Game, outcome: Outcome) -> GameResult:

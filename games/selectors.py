@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
-from ai_worker.engine import COLOR_NAMES, Board, Variant
+from ai_worker.engine import Board, Variant
 from ai_worker.levels import HINT_LEVEL
 from games.identity import Player
 from games.models import Game, Room, Seat
@@ -60,15 +60,6 @@ def games_of(player: Player | None, *, status: str | None = None) -> QuerySet[Ga
     if status:
         games = games.filter(status=status)
     return games.order_by("-updated_at")
-
-
-def viewer_colors(game: Game, player: Player | None) -> list[str]:
-    """The colour names of the seats the viewer holds (empty for spectators)."""
-    if player is None:
-        return []
-    return [
-        COLOR_NAMES[seat.color] for seat in game.seats.filter(player.seat_filter).order_by("color")
-    ]
 
 
 def replays_to_position(game: Game) -> bool:

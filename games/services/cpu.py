@@ -44,8 +44,13 @@ def request_hint(*, player: Player, game_id: int) -> Game:
             return game
         game.hint = {"ply": game.ply, "move": None}
         game.hint_count += 1
-        events.send_search(task=events.HINT_TASK, game=game, level=HINT_LEVEL)
-        steps.commit(game=game, board=board, kind="hint", fields=("hint", "hint_count"))
+        steps.commit(
+            game=game,
+            board=board,
+            kind="hint",
+            fields=("hint", "hint_count"),
+            search=events.Search(events.HINT_TASK, HINT_LEVEL),
+        )
     return game
 
 
@@ -79,7 +84,8 @@ def requeue_stalled_cpu_turn(*, game_id: int) -> bool:
         game.cpu_queued_at = timezone.now()
         board = Board.from_text(game.position)
         events.send_search(
-            task=events.CPU_MOVE_TASK, game=game, level=selectors.level_to_move(game, board)
+            game=game,
+            search=events.Search(events.CPU_MOVE_TASK, selectors.level_to_move(game, board)),
         )
         game.save(update_fields=["cpu_queued_at"])
     return True

@@ -53,19 +53,25 @@ def new_seed() -> int:
     return secrets.randbits(31)
 
 
-def commit(*, game: Game, board: Board, kind: str, fields: Iterable[str] = ()) -> None:
+def commit(
+    *,
+    game: Game,
+    board: Board,
+    kind: str,
+    fields: Iterable[str] = (),
+    search: events.Search | None = None,
+) -> None:
     """Store a change of ``game`` (whose position is ``board``) and announce it as ``kind``.
 
     Saves ``fields`` with the new version (and ``cpu_queued_at`` when the CPU is now to move,
-    whose search is queued), then publishes the state; both leave on commit.
+    whose search is queued), then announces the change; on commit its event leaves first, then
+    the CPU's search or ``search`` (a hint).
     """
     changed = {*fields, "version", "updated_at"}
     if selectors.cpu_to_move(game, board):
         game.cpu_queued_at = timezone.now()
         changed.add("cpu_queued_at")
-        events.send_search(
-            task=events.CPU_MOVE_TASK, game=game, level=selectors.level_to_move(game, board)
-        )
+        search = events.Search(events.CPU_MOVE_TASK, selectors.level_to_move(game, board))
     game.version += 1
     game.save(update_fields=sorted(changed))
-    events.publish(game=game, kind=kind, board=board)
+    events.announce(game=game, kind=kind, board=board, search=search)

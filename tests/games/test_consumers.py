@@ -12,14 +12,14 @@ from rest_framework.authtoken.models import Token
 from games.identity import GUEST_SESSION_KEY, Player
 from games.models import Game, Seat
 from games.services import games
-from tests.games.sockets import ORIGIN, Socket
+from tests.games.sockets import BROWSER, HOST, Socket, token_header
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def communicator(path: str, token: str = "", origin: tuple = ORIGIN) -> Socket:
-    query = f"?token={token}" if token else ""
-    return Socket(path + query, headers=[origin])
+def communicator(path: str, token: str = "") -> Socket:
+    """A token client's socket (no ``Origin``), or a page's of the site's own origin."""
+    return Socket(path, headers=[token_header(token)] if token else BROWSER)
 
 
 async def receive_until(socket: Socket, kind: str) -> dict:
@@ -56,7 +56,7 @@ async def _spectator_gets_the_state_and_every_move(alice) -> None:
         player=player, game_id=game.pk, notation="f5", ply=0
     )
     event = await receive_until(socket, "move")
-    assert (event["ply"], event["state"]["last_move"]["move"]) == (1, "f5")
+    assert (event["ply"], event["version"], event["move"]["move"]) == (1, first["version"] + 1, "f5")
     await socket.send_json_to({"type": "sync", "version": 0})
     resync = await socket.receive_json_from()
     assert (resync["type"], resync["ply"]) == ("state", 1)
@@ -95,14 +95,12 @@ def test_unknown_game_and_foreign_origin_are_refused(alice) -> None:
 
 async def _unknown_game_and_foreign_origin_are_refused(alice) -> None:
     _, player = await token_player(alice)
-    socket = communicator("/ws/games/999999/")
-    connected, code = await socket.connect()
-    assert (connected, code) == (False, 4404)
+    assert await communicator("/ws/games/999999/").close_code() == 4404
     game = await new_local_game(player)
-    foreign = communicator(
-        f"/ws/games/{game.public_id}/", origin=(b"origin", b"https://evil.example")
-    )
-    assert (await foreign.connect())[0] is False
+    path = f"/ws/games/{game.public_id}/"
+    for origin in (b"https://evil.example", b"http://testserver:8001"):  # the port counts too
+        foreign = Socket(path, headers=[(b"origin", origin), HOST])
+        assert await foreign.close_code() == 4403
 
 
 def test_an_idle_socket_still_gets_events(alice) -> None:
@@ -139,30 +137,30 @@ def guest_session(guest_id: str) -> str:
 async def _guest_is_recognised_by_the_session_cookie() -> None:
     game = await new_local_game(Player(guest_id="guest-1"))
     cookie = f"{settings.SESSION_COOKIE_NAME}={await guest_session('guest-1')}".encode()
-    socket = Socket(f"/ws/games/{game.public_id}/", headers=[ORIGIN, (b"cookie", cookie)])
+    socket = Socket(f"/ws/games/{game.public_id}/", headers=[*BROWSER, (b"cookie", cookie)])
     assert (await socket.connect())[0]
     assert (await receive_until(socket, "state"))["state"]["you"] == ["black", "white"]
     await socket.disconnect()
 
 
 def test_an_unknown_websocket_path_is_refused_not_a_server_error() -> None:
-    async def connect() -> tuple[bool, object]:
-        return await communicator("/ws/games/abc/").connect()
+    async def connect() -> int | None:
+        return await communicator("/ws/games/abc/").close_code()
 
-    assert async_to_sync(connect)() == (False, 4404)
-
-
-def test_a_websocket_token_with_a_nul_byte_is_not_a_server_error(alice) -> None:
-    async_to_sync(_a_websocket_token_with_a_nul_byte_is_not_a_server_error)(alice)
+    assert async_to_sync(connect)() == 4404
 
 
-async def _a_websocket_token_with_a_nul_byte_is_not_a_server_error(alice) -> None:
+def test_a_bad_websocket_token_is_closed_with_4401(alice) -> None:
+    async_to_sync(_a_bad_websocket_token_is_closed_with_4401)(alice)
+
+
+async def _a_bad_websocket_token_is_closed_with_4401(alice) -> None:
     _, player = await token_player(alice)
     game = await new_local_game(player)
-    socket = communicator(f"/ws/games/{game.public_id}/", "%00")
-    assert (await socket.connect())[0]  # a spectator, as with any unknown token
-    assert (await receive_until(socket, "state"))["state"]["you"] == []
-    await socket.disconnect()
+    path = f"/ws/games/{game.public_id}/"
+    for value in (b"Token %00", b"Token " + b"0" * 40, b"Bearer x", b"Token"):
+        socket = Socket(path, headers=[(b"authorization", value)])
+        assert await socket.close_code() == 4401, value
 
 
 @pytest.mark.parametrize("path", ["/ws/games/abcdefghijkm/", "/ws/games/abc/", "/ws/nowhere/"])
@@ -170,11 +168,11 @@ def test_a_refused_socket_ends_as_soon_as_its_client_leaves(path: str) -> None:
     """A refused websocket holds no channel-layer subscription: refused after subscribing, the
     consumer outlived its client (and hung the test run when its event loop closed)."""
 
-    async def refuse_and_leave() -> tuple[tuple[bool, object], bool]:
+    async def refuse_and_leave() -> tuple[int | None, bool]:
         socket = communicator(path)
-        answer = await socket.connect()
+        answer = await socket.close_code()
         await socket.send_input({"type": "websocket.disconnect", "code": 1000})
         await asyncio.wait({socket.future}, timeout=2)
         return answer, socket.future.done()
 
-    assert async_to_sync(refuse_and_leave)() == ((False, 4404), True)
+    assert async_to_sync(refuse_and_leave)() == (4404, True)
