@@ -7,7 +7,7 @@ import { colorName, errorText, t } from "./i18n.js";
 import { LiveGame } from "./live.js";
 import { getPref, setPref } from "./prefs.js";
 import { sound } from "./sound.js";
-import { boardShape, cellAt, normalizeState, parseSquare, serverNow, squareName } from "./state.js";
+import { boardShape, cellAt, followMove, normalizeState, parseSquare, serverNow, squareName } from "./state.js";
 
 const app = document.getElementById("game-app");
 const $ = (id) => document.getElementById(id);
@@ -17,6 +17,7 @@ let gameId = app.dataset.gameId || null;
 const roomCode = app.dataset.roomCode || null;
 let roomUrl = null; // the room's join link, from the rooms API (set before any state is drawn)
 let state = null;
+let shown = null; // the API state that `state` was made from (websocket move events apply to it)
 let live = null;
 let busy = false;
 
@@ -226,6 +227,7 @@ function apply(raw) {
   const previous = state;
   if (previous && next.id === previous.id && next.version < previous.version) return;
   state = next;
+  shown = raw;
   const pending = new Map();
   const colors = new Map();
   const last = next.lastMove;
@@ -242,6 +244,21 @@ function apply(raw) {
   if (pending.size) board.animateFlips(last.flips, colors);
 }
 
+/**
+ * A websocket message: a whole state (on connect, on a resync and for changes other than moves)
+ * or a move event, applied when it follows the shown state; after a gap in the versions the page
+ * asks for the state again. An event the page already has (e.g. from its own POST) is dropped.
+ */
+function receive(message) {
+  if (message.state) {
+    apply(message.state);
+  } else if (message.type === "move" && shown && message.version > shown.version) {
+    const next = followMove(shown, message);
+    if (next) apply(next);
+    else live.resync(shown.version);
+  }
+}
+
 async function refresh() {
   apply(await api("GET", `/api/games/${gameId}/`));
 }
@@ -250,7 +267,7 @@ function follow(id) {
   live?.close();
   gameId = String(id);
   live = new LiveGame(gameId, {
-    onMessage: (message) => message.state && apply(message.state),
+    onMessage: (message) => receive(message),
     onStatus: (online) => show($("offline"), !online),
   });
 }
