@@ -16,6 +16,7 @@ Refusals are accepted, then closed with a code a client can read: 4401 a bad tok
 foreign origin, 4404 an unknown game or address.
 """
 
+import asyncio
 import json
 from collections.abc import Awaitable, Callable
 from urllib.parse import urlsplit
@@ -30,6 +31,7 @@ from rest_framework.authtoken.models import Token
 from games import presenters, selectors
 from games.identity import Player, player_from_session
 from games.services import cpu, events, presence
+from games.shared import presence as presence_store
 from games.shared.errors import NotFound
 
 CLOSE_BAD_TOKEN = 4401
@@ -133,6 +135,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     group = ""
     player: Player | None = None
     version = -1  # the newest version sent to this viewer
+    seats: list[int] = []  # the colours whose presence this connection keeps
+    heartbeat: asyncio.Task | None = None
     view = events.SPECTATOR  # its key in an event's texts (presenters.viewer_key)
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
@@ -153,19 +157,35 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         if self.player is not None:
-            await database_sync_to_async(presence.seat_connected)(
+            self.seats = await database_sync_to_async(presence.held_colors)(
                 player=self.player, game_id=self.game_id
             )
+        if self.seats:
+            await self.renew_presence()
+            self.heartbeat = asyncio.create_task(self.keep_present())
         await self.send_state()
 
     async def disconnect(self, code: int) -> None:
         if not self.group:
             return
         await self.channel_layer.group_discard(self.group, self.channel_name)
-        if self.player is not None:
+        if self.heartbeat:
+            self.heartbeat.cancel()
+        if self.seats:
             await database_sync_to_async(presence.seat_disconnected)(
-                player=self.player, game_id=self.game_id
+                game_id=self.game_id, colors=self.seats, connection=self.channel_name
             )
+
+    async def renew_presence(self) -> None:
+        await database_sync_to_async(presence.seat_connected)(
+            game_id=self.game_id, colors=self.seats, connection=self.channel_name
+        )
+
+    async def keep_present(self) -> None:
+        """Renew this connection's presence until it closes (a dead server's simply expires)."""
+        while True:
+            await asyncio.sleep(presence_store.HEARTBEAT)
+            await self.renew_presence()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Decode a client message; junk (bad JSON, binary frames) gets an error, not a crash."""
@@ -209,6 +229,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         self.version = message["version"]
         texts = message["texts"]
         await self.send(text_data=texts.get(self.view) or texts[events.SPECTATOR])
+
+    async def game_presence(self, message: dict[str, str]) -> None:
+        """Who is at the board (``games.services.events.announce_presence``), unversioned."""
+        await self.send(text_data=message["text"])
 
 
 websocket_urlpatterns = [

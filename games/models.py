@@ -67,7 +67,6 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
     guest_id = models.CharField(max_length=64, blank=True, db_index=True)
-    connections = models.PositiveIntegerField(default=0)
     absent_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -15,6 +15,7 @@ from games import policy
 from games.identity import Player
 from games.models import Game, Room, Seat
 from games.models import Move as MoveRecord
+from games.shared import presence as presence_store
 
 PASS_NOTATION = str(PASS)
 
@@ -109,6 +110,14 @@ class GameState(TypedDict):
     server_time: str
     created_at: str
     updated_at: str
+
+
+class PresenceEvent(TypedDict):
+    """Who is at the board, pushed when a seat connects or leaves: unversioned, seats only."""
+
+    type: Literal["presence"]
+    seats: list[SeatState]
+    server_time: str
 
 
 class RoomState(TypedDict):
@@ -231,7 +240,7 @@ def _seats_state(game: Game, *, board: Board | None, viewer: Player | None) -> G
         "result": game.result,
         "undo": {"allowed": game.undo_allowed, "used": game.undo_count},
         "hints": {"used": game.hint_count, "current": game.hint},
-        "seats": [_seat_state(seat, takeover=active and room is not None) for seat in seats],
+        "seats": seat_states(game),
         "you": [COLOR_NAMES[seat.color] for seat in seats if viewer and viewer.holds(seat)],
         "room": _room_summary(room),
         "server_time": timezone.now().isoformat(),
@@ -402,18 +411,36 @@ def _pass_notice(record: list[MoveRecord]) -> PassNotice | None:
     return {"ply": entry.ply, "color": name, "text": f"{name.capitalize()} passes: no legal move"}
 
 
-def _seat_state(seat: Seat, *, takeover: bool) -> SeatState:
+def seat_states(game: Game) -> list[SeatState]:
+    """The game's seats, with their presence (``games.shared.presence``, one Redis round trip)."""
+    seats = list(game.seats.all())
+    takeover = game.status == Game.Status.ACTIVE and game.mode == Game.Mode.ROOM
+    seen = presence_store.read(game_id=game.pk, colors=[seat.color for seat in seats])
+    return [_seat_state(seat, takeover=takeover, seen=seen[seat.color]) for seat in seats]
+
+
+def presence_event(game: Game) -> PresenceEvent:
+    """Who is at the board now (no version: a presence change is no change of the game)."""
+    return {
+        "type": "presence",
+        "seats": seat_states(game),
+        "server_time": timezone.now().isoformat(),
+    }
+
+
+def _seat_state(seat: Seat, *, takeover: bool, seen: presence_store.SeatPresence) -> SeatState:
     """A seat; ``takeover_at`` (when ``takeover`` applies: an active room) is when the CPU may
     take the seat of its absent player (M3)."""
-    absent_since = seat.absent_since if seat.kind == Seat.Kind.HUMAN and seat.is_taken else None
+    person = seat.kind == Seat.Kind.HUMAN and seat.is_taken
+    absent_since = presence_store.absence_start(seat.absent_since, seen) if person else None
     return {
         "color": COLOR_NAMES[seat.color],
         "kind": seat.kind,
         "level": seat.level or None,
         "name": seat_name(seat),
         "taken": seat.is_taken,
-        "connected": seat.connections > 0,
-        "absent_since": seat.absent_since.isoformat() if seat.absent_since else None,
+        "connected": seen.connected,
+        "absent_since": absent_since.isoformat() if absent_since else None,
         "takeover_at": (
             policy.takeover_allowed_at(absent_since).isoformat()
             if takeover and absent_since

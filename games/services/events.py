@@ -65,6 +65,13 @@ def announce(*, game: Game, kind: str, board: Board, search: Search | None = Non
     transaction.on_commit(deliver)
 
 
+def announce_presence(*, game: Game) -> None:
+    """Push who is at the board to the game's viewers now (no version, no search, the seats
+    only; the same text for everyone)."""
+    message = {"type": "game.presence", "text": json.dumps(presenters.presence_event(game))}
+    async_to_sync(get_channel_layer().group_send)(game_group(game.pk), message)
+
+
 def send_search(*, game: Game, search: Search) -> None:
     """Queue ``search`` of the game at its current ply once the transaction commits (a search
     that no event announces, e.g. a stalled CPU turn queued again)."""

@@ -10,7 +10,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from rest_framework.authtoken.models import Token
 
 from games.identity import GUEST_SESSION_KEY, Player
-from games.models import Game, Seat
+from games.models import Game
 from games.services import games
 from tests.games.sockets import BROWSER, HOST, Socket, token_header
 
@@ -56,7 +56,11 @@ async def _spectator_gets_the_state_and_every_move(alice) -> None:
         player=player, game_id=game.pk, notation="f5", ply=0
     )
     event = await receive_until(socket, "move")
-    assert (event["ply"], event["version"], event["move"]["move"]) == (1, first["version"] + 1, "f5")
+    assert (event["ply"], event["version"], event["move"]["move"]) == (
+        1,
+        first["version"] + 1,
+        "f5",
+    )
     await socket.send_json_to({"type": "sync", "version": 0})
     resync = await socket.receive_json_from()
     assert (resync["type"], resync["ply"]) == ("state", 1)
@@ -76,17 +80,27 @@ def test_a_players_connection_drives_presence(alice) -> None:
 
 
 async def _a_players_connection_drives_presence(alice) -> None:
+    """A token client needs no Origin; its seats are present while it is connected, and the
+    viewers get the seats only (no version, no state) when that changes."""
     token, player = await token_player(alice)
     game = await new_local_game(player)
+    spectator = communicator(f"/ws/games/{game.public_id}/")
+    assert (await spectator.connect())[0]
+    first = await spectator.receive_json_from()
     socket = communicator(f"/ws/games/{game.public_id}/", token)
     assert (await socket.connect())[0]
     state = await receive_until(socket, "state")
     assert state["state"]["you"] == ["black", "white"]
-    seats = await database_sync_to_async(list)(Seat.objects.filter(game_id=game.pk))
-    assert all(seat.connections == 1 and seat.absent_since is None for seat in seats)
+    assert all(seat["connected"] for seat in state["state"]["seats"])
+    came = await receive_until(spectator, "presence")
+    assert set(came) == {"type", "seats", "server_time"}
+    assert all(seat["connected"] and not seat["absent_since"] for seat in came["seats"])
     await socket.disconnect()
-    seats = await database_sync_to_async(list)(Seat.objects.filter(game_id=game.pk))
-    assert all(seat.connections == 0 and seat.absent_since for seat in seats)
+    left = await receive_until(spectator, "presence")
+    assert all(not seat["connected"] and seat["absent_since"] for seat in left["seats"])
+    await spectator.send_json_to({"type": "sync", "version": first["version"]})
+    assert (await spectator.receive_json_from())["type"] == "synced"  # still the same version
+    await spectator.disconnect()
 
 
 def test_unknown_game_and_foreign_origin_are_refused(alice) -> None:

@@ -103,13 +103,17 @@ def test_a_move_event_carries_what_changed_not_the_state(alice) -> None:
     event = json.loads(message["texts"][events.SPECTATOR])
     state = presenters.game_state(selectors.game(game.pk))
     assert "state" not in event and "board" not in event and "seats" not in event
-    assert event["move"] == state["last_move"] == {
-        "ply": 0,
-        "color": "black",
-        "move": "f5",
-        "flipped": ["e5"],
-        "text": "Black f5, 1 disc flipped",
-    }
+    assert (
+        event["move"]
+        == state["last_move"]
+        == {
+            "ply": 0,
+            "color": "black",
+            "move": "f5",
+            "flipped": ["e5"],
+            "text": "Black f5, 1 disc flipped",
+        }
+    )
     for key in ("ply", "version", "status", "to_move", "legal_moves", "discs", "empties"):
         assert event[key] == state[key], key
     assert event["legal_moves"]["f6"] == ["e5"]  # each legal move with its flips

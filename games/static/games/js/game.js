@@ -245,9 +245,10 @@ function apply(raw) {
 }
 
 /**
- * A websocket message: a whole state (on connect, on a resync and for changes other than moves)
- * or a move event, applied when it follows the shown state; after a gap in the versions the page
- * asks for the state again. An event the page already has (e.g. from its own POST) is dropped.
+ * A websocket message: a whole state (on connect, on a resync and for changes other than moves),
+ * a move event, applied when it follows the shown state (after a gap in the versions the page
+ * asks for the state again; an event it already has, e.g. from its own POST, is dropped), or who
+ * is at the board (unversioned: the seats only).
  */
 function receive(message) {
   if (message.state) {
@@ -256,6 +257,8 @@ function receive(message) {
     const next = followMove(shown, message);
     if (next) apply(next);
     else live.resync(shown.version);
+  } else if (message.type === "presence" && shown) {
+    apply({ ...shown, seats: message.seats, server_time: message.server_time });
   }
 }
 

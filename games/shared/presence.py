@@ -1,0 +1,108 @@
+"""Which seats have a websocket open, kept in Redis so that it expires by itself.
+
+Each open connection of a seat is a member of the sorted set ``presence:<game>:<colour>``,
+scored by when it expires; the consumer renews it every ``HEARTBEAT`` seconds and removes it
+when it closes. A server that dies leaves members that simply expire ``TTL`` seconds after its
+last heartbeat, and a connection is one member however often it is renewed: a socket is never
+counted twice, nor forever. ``presence-seen:<game>:<colour>`` keeps when the seat was last seen
+connected: the start of its absence, for the 2-minute takeover, when its server died (a
+connection that closes records the absence in the database instead).
+"""
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import cache
+
+import redis
+from django.conf import settings
+
+HEARTBEAT = 10.0  # seconds between a connection's renewals
+TTL = 30.0  # seconds a connection counts without a renewal
+SEEN_KEPT = 7 * 24 * 3600  # seconds the last-seen time outlives the seat's connections
+
+
+@dataclass(frozen=True)
+class SeatPresence:
+    connected: bool
+    last_seen: datetime | None  # when a connection of the seat was last alive
+
+
+@cache
+def _redis() -> redis.Redis:
+    return redis.Redis.from_url(settings.REDIS_URL)
+
+
+def _key(game_id: int, color: int) -> str:
+    return f"presence:{game_id}:{color}"
+
+
+def _seen_key(game_id: int, color: int) -> str:
+    return f"presence-seen:{game_id}:{color}"
+
+
+def renew(*, game_id: int, colors: Iterable[int], connection: str) -> set[int]:
+    """Count ``connection`` for the seats ``colors`` for ``TTL`` more seconds; returns the
+    colours that had no live connection before (they just came back)."""
+    colors = list(colors)
+    now = time.time()
+    before = _live_counts(game_id, colors, now)
+    pipe = _redis().pipeline()
+    for color in colors:
+        pipe.zremrangebyscore(_key(game_id, color), "-inf", now)
+        pipe.zadd(_key(game_id, color), {connection: now + TTL})
+        pipe.expire(_key(game_id, color), int(TTL) + 1)
+        pipe.set(_seen_key(game_id, color), now, ex=SEEN_KEPT)
+    pipe.execute()
+    return {color for color, count in zip(colors, before, strict=True) if not count}
+
+
+def remove(*, game_id: int, colors: Iterable[int], connection: str) -> set[int]:
+    """``connection`` closed; returns the colours left with no live connection, whose absence
+    the caller records (their last-seen time goes: it only stands in for a server that died)."""
+    colors = list(colors)
+    now = time.time()
+    pipe = _redis().pipeline()
+    for color in colors:
+        pipe.zrem(_key(game_id, color), connection)
+    pipe.execute()
+    after = _live_counts(game_id, colors, now)
+    left = {color for color, count in zip(colors, after, strict=True) if not count}
+    if left:
+        _redis().delete(*(_seen_key(game_id, color) for color in left))
+    return left
+
+
+def read(*, game_id: int, colors: Iterable[int]) -> dict[int, SeatPresence]:
+    """The presence of the seats ``colors`` of a game (one round trip)."""
+    colors = list(colors)
+    now = time.time()
+    pipe = _redis().pipeline()
+    for color in colors:
+        pipe.zcount(_key(game_id, color), f"({now}", "+inf")
+        pipe.get(_seen_key(game_id, color))
+    answers = pipe.execute()
+    return {
+        color: SeatPresence(
+            connected=bool(count),
+            last_seen=datetime.fromtimestamp(float(seen), UTC) if seen else None,
+        )
+        for color, count, seen in zip(colors, answers[::2], answers[1::2], strict=True)
+    }
+
+
+def absence_start(recorded: datetime | None, seen: SeatPresence) -> datetime | None:
+    """When a seat's absence began: None while it is connected, else the later of ``recorded``
+    (its ``absent_since``: when it was taken or last moved over HTTP) and its last connection."""
+    if seen.connected:
+        return None
+    times = [moment for moment in (recorded, seen.last_seen) if moment is not None]
+    return max(times) if times else None
+
+
+def _live_counts(game_id: int, colors: list[int], now: float) -> list[int]:
+    pipe = _redis().pipeline()
+    for color in colors:
+        pipe.zcount(_key(game_id, color), f"({now}", "+inf")
+    return pipe.execute()
