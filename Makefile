@@ -7,6 +7,14 @@ PY := $(VENV)/bin/python
 BIN := $(VENV)/bin
 PORT ?= 8000
 HOST ?= 127.0.0.1
+# ASGI worker processes of `make run` (and of `make bench-service`): one per core.
+WEB_WORKERS ?= $(shell nproc)
+# The Celery workers: the quick levels (one process per core), and strong searches and hints
+# on their own queue, so a quick reply never waits behind them.
+SERVE_WORKERS = POSTGRES_CONN_MAX_AGE=600 $(BIN)/celery -A reversi_site worker --loglevel=info \
+		-Q celery,$${CELERY_CPU_QUEUE:-cpu} -n quick@%h & \
+	POSTGRES_CONN_MAX_AGE=600 $(BIN)/celery -A reversi_site worker --loglevel=info \
+		-Q $${CELERY_STRONG_QUEUE:-$${CELERY_CPU_QUEUE:-cpu}-strong} -c 1 -n strong@%h
 CHROMIUM ?= /usr/bin/chromium
 # Extra flags for `make lock`: LOCK_ARGS=--upgrade (every pin) or LOCK_ARGS="--upgrade-package django".
 LOCK_ARGS ?=
@@ -58,13 +66,16 @@ db: install
 	$(PY) manage.py ensure_database
 	$(PY) manage.py migrate --noinput
 
-## Set up and run the service (web and worker) in the foreground; Ctrl-C stops both.
+## Set up and run the service in the foreground (Ctrl-C stops it all): WEB_WORKERS uvicorn
+## processes (one per core by default) sharing the Redis channel layer, a Celery worker for the
+## quick levels and one for strong searches and hints.
 run: db
 	$(PY) -m ai_worker warmup
-	@echo "Reversi is running at http://$(HOST):$(PORT)/  (Ctrl-C stops web and worker)"
+	@echo "Reversi is running at http://$(HOST):$(PORT)/  (Ctrl-C stops web and workers)"
 	@trap 'kill 0' INT TERM; \
-	POSTGRES_CONN_MAX_AGE=600 $(BIN)/celery -A reversi_site worker --loglevel=info -Q celery,cpu & \
-	$(BIN)/daphne -b $(HOST) -p $(PORT) reversi_site.asgi:application & \
+	$(SERVE_WORKERS) & \
+	$(BIN)/uvicorn reversi_site.asgi:application --host $(HOST) --port $(PORT) \
+		--workers $(WEB_WORKERS) --no-access-log & \
 	wait
 
 ## Set up and run every check: linters, type check, JavaScript tests, the test suite, the slow tests.

@@ -14,6 +14,9 @@ CPU_TURN_STALLED_AFTER = timedelta(seconds=60)  # a CPU turn without its move is
 # queue behind strong searches of 1.5 s. A game has at most one CPU task in flight, so a strong
 # game waits only for the quick tasks already queued, never starves.
 TASK_PRIORITY_BY_LEVEL = {EASY: 0, NORMAL: 3, STRONG: 6}
+# The levels searched on the strong queue (settings.CELERY_STRONG_QUEUE, its own worker): a
+# strong search (and a hint, which is one) never holds a worker process that a quick level needs.
+STRONG_QUEUE_LEVELS = frozenset({STRONG})
 
 
 def takeover_allowed_at(absent_since: datetime) -> datetime:

@@ -153,9 +153,12 @@ CELERY_WORKER_PROC_ALIVE_TIMEOUT = 120
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# CPU moves and hints go to their own queue (games.services sends them there, with a priority
-# per level); a test's worker may take a private one.
+# CPU moves and hints go to their own queues (games.services sends them there, with a priority
+# per level); a test's worker may take private ones.
 CELERY_CPU_QUEUE = os.environ.get("CELERY_CPU_QUEUE", "cpu")
+# Strong searches and hints (games.policy.STRONG_QUEUE_LEVELS) have their own queue and worker,
+# so that a quick level never waits behind them; by default the quick queue's name + "-strong".
+CELERY_STRONG_QUEUE = os.environ.get("CELERY_STRONG_QUEUE", f"{CELERY_CPU_QUEUE}-strong")
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -94,8 +94,9 @@ def group_message(game: Game, *, kind: str, board: Board) -> GroupMessage:
 
 def _search_sender(game: Game, search: Search) -> Callable[[], object]:
     game_id, ply = game.pk, game.ply
+    strong = search.level in policy.STRONG_QUEUE_LEVELS
     options = {
-        "queue": settings.CELERY_CPU_QUEUE,
+        "queue": settings.CELERY_STRONG_QUEUE if strong else settings.CELERY_CPU_QUEUE,
         "priority": policy.TASK_PRIORITY_BY_LEVEL[search.level],
     }
     return lambda: current_app.send_task(search.task, args=(game_id, ply), **options)

@@ -165,7 +165,7 @@ def _serve(database: str) -> Iterator[str]:
                 "reversi_site",
                 "worker",
                 "--pool=solo",
-                f"--queues={cpu_queue}",
+                f"--queues={cpu_queue},{cpu_queue}-strong",
                 "--without-gossip",
                 "--without-mingle",
                 "--loglevel=WARNING",
@@ -183,7 +183,7 @@ def _serve(database: str) -> Iterator[str]:
             _stop(worker)
             _stop(web)
             store = redis.Redis.from_url(settings.REDIS_URL)
-            for pattern in (f"{cpu_queue}*", f"_kombu.binding*.{cpu_queue}"):
+            for pattern in (f"{cpu_queue}*", f"_kombu.binding*.{cpu_queue}*"):
                 for key in store.scan_iter(match=pattern):
                     store.delete(key)
 

@@ -15,7 +15,7 @@ from django.conf import settings as django_settings
 from ai_worker.engine import Board
 from games import presenters, selectors, tasks
 from games.models import Game
-from games.services import events, games, rooms
+from games.services import cpu, events, games, rooms
 from tests.games.sockets import Socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -40,8 +40,10 @@ def group_messages(game: Game, action, count: int) -> list[events.GroupMessage]:
 def private_cpu_queue(settings) -> str:
     """A queue no worker takes: the searches these tests send stay unanswered (and go after)."""
     settings.CELERY_CPU_QUEUE = f"cpu-test-{uuid.uuid4().hex}"
+    settings.CELERY_STRONG_QUEUE = f"{settings.CELERY_CPU_QUEUE}-strong"
     yield settings.CELERY_CPU_QUEUE
-    redis.Redis.from_url(django_settings.REDIS_URL).delete(settings.CELERY_CPU_QUEUE)
+    store = redis.Redis.from_url(django_settings.REDIS_URL)
+    store.delete(settings.CELERY_CPU_QUEUE, settings.CELERY_STRONG_QUEUE)
 
 
 def test_a_moves_event_leaves_before_the_cpu_reply_it_triggers(alice, private_cpu_queue) -> None:
@@ -136,3 +138,30 @@ def test_a_state_event_is_serialized_once_per_view(alice, bob) -> None:
     assert texts[white_key]["state"]["room"]["code"] == room.code
     assert texts[events.SPECTATOR]["state"]["room"]["code"] is None
     assert room.code not in message["texts"][events.SPECTATOR]
+
+
+def test_strong_searches_and_hints_have_their_own_queue(alice, private_cpu_queue) -> None:
+    """Quick levels never wait behind strong searches: those go to the strong queue's worker."""
+    _, player = alice
+    routed: list[tuple[str, str]] = []
+
+    def note(sender: str, routing_key: str, **kwargs: object) -> None:
+        routed.append((sender, routing_key))
+
+    before_task_publish.connect(note)
+    try:
+        for level in ("easy", "normal", "strong"):  # the CPU plays black: it moves first
+            games.create_cpu_game(
+                player=player, variant={}, level=level, color="white", undo_allowed=True
+            )
+        local = games.create_local_game(player=player, variant={}, undo_allowed=True)
+        cpu.request_hint(player=player, game_id=local.pk)
+    finally:
+        before_task_publish.disconnect(note)
+    strong = f"{private_cpu_queue}-strong"
+    assert routed == [
+        (events.CPU_MOVE_TASK, private_cpu_queue),
+        (events.CPU_MOVE_TASK, private_cpu_queue),
+        (events.CPU_MOVE_TASK, strong),
+        (events.HINT_TASK, strong),
+    ]

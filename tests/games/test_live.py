@@ -39,7 +39,7 @@ def live_server_url(transactional_db: None) -> Iterator[str]:
     port = free_port()
     commands = [
         [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "reversi_site.asgi:application"],
-        [str(BIN / "celery"), "-A", "reversi_site", "worker", "-Q", queue]
+        [str(BIN / "celery"), "-A", "reversi_site", "worker", "-Q", f"{queue},{queue}-strong"]
         + ["--pool=solo", "--loglevel=warning", "--without-gossip", "--without-mingle"],
     ]
     processes = [subprocess.Popen(command, env=env) for command in commands]
@@ -64,7 +64,7 @@ def live_server_url(transactional_db: None) -> Iterator[str]:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
-        redis.Redis.from_url(settings.REDIS_URL).delete(queue)
+        redis.Redis.from_url(settings.REDIS_URL).delete(queue, f"{queue}-strong")
 
 
 def test_cpu_reply_arrives_over_the_websocket(live_server_url: str, alice) -> None:
