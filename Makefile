@@ -21,7 +21,7 @@ LOCK_ARGS ?=
 LOCK := $(BIN)/uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes \
 	--quiet --custom-compile-command "make lock" $(LOCK_ARGS)
 
-.PHONY: run test lint typecheck test-python test-slow test-js bench lock \
+.PHONY: run test lint typecheck test-python test-slow test-js bench bench-service lock \
 	install install-dev install-js browser db clean
 
 # The steps of `make test` share one test database: never run them side by side (make -j).
@@ -77,6 +77,12 @@ run: db
 	$(BIN)/uvicorn reversi_site.asgi:application --host $(HOST) --port $(PORT) \
 		--workers $(WEB_WORKERS) --no-access-log & \
 	wait
+
+## The live path's figures: a private stack (web processes and workers on a free port, its own
+## database and queues) under benchmarks/loadtest.py; BENCH_ARGS go to it, e.g.
+## BENCH_ARGS="--games 50 --levels easy" or "--checkout ../main --stack daphne --legacy-auth".
+bench-service: install-dev
+	nice $(PY) -m benchmarks.service $(BENCH_ARGS)
 
 ## Set up and run every check: linters, type check, JavaScript tests, the test suite, the slow tests.
 test: lint typecheck test-js test-python test-slow
