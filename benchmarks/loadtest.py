@@ -2,7 +2,8 @@
 
     .venv/bin/python benchmarks/loadtest.py --games 50 --base-url http://127.0.0.1:8000
 
-One account (signed up at the start) plays black in every game, picking random legal moves
+Each game has its own player (an account signed up at the start, as many people would; the
+server limits the CPU searches one player has queued), who plays black, picking random legal moves
 after thinking ``--think`` seconds (default 1 s) each time it may move, so the offered load is
 known (``--think 0`` fires as fast as the server answers: the most moves/s it sustains). The
 games are against the CPU, the levels dealt in turn (``--levels``), or hot-seat (``--hot-seat``,
@@ -135,7 +136,7 @@ class GameView:
 async def play_game(
     index: int,
     level: str,
-    http: httpx.AsyncClient,
+    base_url: str,
     args: argparse.Namespace,
     token: str,
     deadline: float,
@@ -145,11 +146,25 @@ async def play_game(
     or both colours of a hot-seat game."""
     rng = random.Random(index)
     await asyncio.sleep(index * STAGGER)  # players arrive over a moment, not all in one tick
+    headers = {"Authorization": f"Token {token}"}
+    async with httpx.AsyncClient(base_url=base_url, timeout=60, headers=headers) as http:
+        await play(http, rng, level, base_url, args, token, deadline, figures)
+
+
+async def play(
+    http: httpx.AsyncClient,
+    rng: random.Random,
+    level: str,
+    base_url: str,
+    args: argparse.Namespace,
+    token: str,
+    deadline: float,
+    figures: Figures,
+) -> None:
     body = {"mode": "local"} if level == HOT_SEAT else {"mode": "cpu", "level": level}
     created = await http.post("/api/games/", json=body)
     created.raise_for_status()
     game_id = created.json()["id"]
-    base_url = args.base_url.rstrip("/")
     ws_url = base_url.replace("http", "ws", 1) + f"/ws/games/{game_id}/"
     options: dict[str, Any] = {"additional_headers": {"Authorization": f"Token {token}"}}
     if args.legacy_auth:
@@ -243,27 +258,29 @@ def report(figures: Figures, games: int, elapsed: float, levels: list[str]) -> s
     return "\n".join(lines)
 
 
+async def sign_up(http: httpx.AsyncClient) -> str:
+    """A new account's token."""
+    answer = await http.post(
+        "/api/auth/signup/",
+        json={"username": f"load-{secrets.token_hex(6)}", "password": secrets.token_hex(16)},
+    )
+    answer.raise_for_status()
+    token: str = answer.json()["token"]
+    return token
+
+
 async def run(args: argparse.Namespace) -> Figures:
     base_url = args.base_url.rstrip("/")
     figures = Figures()
     async with httpx.AsyncClient(base_url=base_url, timeout=60) as anonymous:
-        signup = await anonymous.post(
-            "/api/auth/signup/",
-            json={"username": f"load-{secrets.token_hex(4)}", "password": secrets.token_hex(16)},
-        )
-        signup.raise_for_status()
-    token = signup.json()["token"]
-    levels = [HOT_SEAT] if args.hot_seat else args.levels
-    limits = httpx.Limits(max_connections=args.games + 1)
-    async with httpx.AsyncClient(
-        base_url=base_url, timeout=60, headers={"Authorization": f"Token {token}"}, limits=limits
-    ) as http:
+        tokens = [await sign_up(anonymous) for _ in range(args.games)]
+        levels = [HOT_SEAT] if args.hot_seat else args.levels
         deadline = time.perf_counter() + args.duration
-        baseline = asyncio.create_task(measure_baseline(http, deadline, figures))
+        baseline = asyncio.create_task(measure_baseline(anonymous, deadline, figures))
         results = await asyncio.gather(
             *(
-                play_game(i, levels[i % len(levels)], http, args, token, deadline, figures)
-                for i in range(args.games)
+                play_game(i, levels[i % len(levels)], base_url, args, token, deadline, figures)
+                for i, token in enumerate(tokens)
             ),
             return_exceptions=True,
         )

@@ -17,6 +17,9 @@ TASK_PRIORITY_BY_LEVEL = {EASY: 0, NORMAL: 3, STRONG: 6}
 # The levels searched on the strong queue (settings.CELERY_STRONG_QUEUE, its own worker): a
 # strong search (and a hint, which is one) never holds a worker process that a quick level needs.
 STRONG_QUEUE_LEVELS = frozenset({STRONG})
+# A player's CPU searches queued at once (over all their games): more CPU turns wait, oldest
+# first, until one of them is answered, so one client's flood of games never slows another's.
+QUEUED_SEARCHES_PER_PLAYER = 2
 
 
 def takeover_allowed_at(absent_since: datetime) -> datetime:

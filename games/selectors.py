@@ -9,7 +9,7 @@ from ai_worker.engine import Board, Variant
 from ai_worker.levels import HINT_LEVEL
 from games.identity import Player
 from games.models import Game, Room, Seat
-from games.policy import CPU_TURN_STALLED_AFTER
+from games.policy import CPU_TURN_STALLED_AFTER, QUEUED_SEARCHES_PER_PLAYER
 from games.shared.errors import NotFound
 from games.shared.ids import is_public_id
 
@@ -112,6 +112,47 @@ def stalled_cpu_game_ids() -> list[int]:
         queued_long_ago, status=Game.Status.ACTIVE, seats__kind=Seat.Kind.CPU
     )
     return list(games.values_list("pk", flat=True).distinct().order_by("pk"))
+
+
+def seat_holders(game: Game) -> list[Player]:
+    """The people who hold a seat of the game (each once)."""
+    holders = {
+        Player(user_id=seat.user_id) if seat.user_id else Player(guest_id=seat.guest_id)
+        for seat in game.seats.all()
+        if seat.kind == Seat.Kind.HUMAN and (seat.user_id or seat.guest_id)
+    }
+    return sorted(holders, key=lambda player: (player.user_id or 0, player.guest_id))
+
+
+def queued_searches(player: Player, *, besides: int = 0) -> int:
+    """How many of the player's games (but ``besides``) have a CPU search queued and not yet
+    answered (queued less than ``CPU_TURN_STALLED_AFTER`` ago: older ones are lost)."""
+    games = Game.objects.filter(
+        status=Game.Status.ACTIVE,
+        cpu_queued_at__gte=timezone.now() - CPU_TURN_STALLED_AFTER,
+        seats__in=Seat.objects.filter(player.seat_filter),
+    ).exclude(pk=besides)
+    return games.distinct().count()
+
+
+def may_queue_search(game: Game) -> bool:
+    """Whether the CPU's search of ``game`` may be queued now: none of its players has
+    ``QUEUED_SEARCHES_PER_PLAYER`` queued in their other games."""
+    return all(
+        queued_searches(player, besides=game.pk) < QUEUED_SEARCHES_PER_PLAYER
+        for player in seat_holders(game)
+    )
+
+
+def waiting_cpu_game_ids(player: Player) -> list[int]:
+    """The player's active games with a CPU seat and no search queued, the longest waiting
+    first (among them the CPU turns held back by the per-player limit)."""
+    games = Game.objects.filter(
+        status=Game.Status.ACTIVE,
+        cpu_queued_at__isnull=True,
+        seats__kind=Seat.Kind.CPU,
+    ).filter(seats__in=Seat.objects.filter(player.seat_filter))
+    return list(games.order_by("updated_at", "pk").values_list("pk", flat=True).distinct())
 
 
 def cpu_turn_stalled(game: Game) -> bool:

@@ -136,9 +136,12 @@ CHANNEL_LAYERS = {
         # Every consumer of one server process shares one Redis list, and group_send drops
         # pushes silently once it holds `capacity` messages (100 by default): a server with
         # dozens of open games lags that far behind in a burst.
+        # The keys carry the database's name: stacks that share one Redis database (a test
+        # run, a benchmark, `make run`) number their games alike and must not hear each other.
         "CONFIG": {
             "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
             "capacity": 5000,
+            "prefix": f"asgi-{DATABASES['default']['NAME']}",
         },
     }
 }

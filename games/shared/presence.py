@@ -1,12 +1,13 @@
 """Which seats have a websocket open, kept in Redis so that it expires by itself.
 
-Each open connection of a seat is a member of the sorted set ``presence:<game>:<colour>``,
-scored by when it expires; the consumer renews it every ``HEARTBEAT`` seconds and removes it
-when it closes. A server that dies leaves members that simply expire ``TTL`` seconds after its
-last heartbeat, and a connection is one member however often it is renewed: a socket is never
-counted twice, nor forever. ``presence-seen:<game>:<colour>`` keeps when the seat was last seen
-connected: the start of its absence, for the 2-minute takeover, when its server died (a
-connection that closes records the absence in the database instead).
+Each open connection of a seat is a member of the sorted set
+``presence:<database>:<game>:<colour>``, scored by when it expires; the consumer renews it every
+``HEARTBEAT`` seconds and removes it when it closes. A server that dies leaves members that
+simply expire ``TTL`` seconds after its last heartbeat, and a connection is one member however
+often it is renewed: a socket is never counted twice, nor forever.
+``presence-seen:<database>:<game>:<colour>`` keeps when the seat was last seen connected: the
+start of its absence, for the 2-minute takeover, when its server died (a connection that closes
+records the absence in the database instead).
 """
 
 import time
@@ -17,6 +18,7 @@ from functools import cache
 
 import redis
 from django.conf import settings
+from django.db import connection
 
 HEARTBEAT = 10.0  # seconds between a connection's renewals
 TTL = 30.0  # seconds a connection counts without a renewal
@@ -35,11 +37,16 @@ def _redis() -> redis.Redis:
 
 
 def _key(game_id: int, color: int) -> str:
-    return f"presence:{game_id}:{color}"
+    return f"presence:{_database()}:{game_id}:{color}"
 
 
 def _seen_key(game_id: int, color: int) -> str:
-    return f"presence-seen:{game_id}:{color}"
+    return f"presence-seen:{_database()}:{game_id}:{color}"
+
+
+def _database() -> str:
+    """The database's name: stacks sharing one Redis database number their games alike."""
+    return str(connection.settings_dict["NAME"])
 
 
 def renew(*, game_id: int, colors: Iterable[int], connection: str) -> set[int]:

@@ -140,9 +140,8 @@ def test_a_state_event_is_serialized_once_per_view(alice, bob) -> None:
     assert room.code not in message["texts"][events.SPECTATOR]
 
 
-def test_strong_searches_and_hints_have_their_own_queue(alice, private_cpu_queue) -> None:
+def test_strong_searches_and_hints_have_their_own_queue(make_account, private_cpu_queue) -> None:
     """Quick levels never wait behind strong searches: those go to the strong queue's worker."""
-    _, player = alice
     routed: list[tuple[str, str]] = []
 
     def note(sender: str, routing_key: str, **kwargs: object) -> None:
@@ -151,6 +150,7 @@ def test_strong_searches_and_hints_have_their_own_queue(alice, private_cpu_queue
     before_task_publish.connect(note)
     try:
         for level in ("easy", "normal", "strong"):  # the CPU plays black: it moves first
+            _, player = make_account(f"player-{level}")
             games.create_cpu_game(
                 player=player, variant={}, level=level, color="white", undo_allowed=True
             )
@@ -165,3 +165,36 @@ def test_strong_searches_and_hints_have_their_own_queue(alice, private_cpu_queue
         (events.CPU_MOVE_TASK, strong),
         (events.HINT_TASK, strong),
     ]
+
+
+def test_a_player_has_two_searches_queued_at_most_and_waits_in_turn(
+    alice, bob, private_cpu_queue
+) -> None:
+    """One client's flood of CPU games never slows another's: its third and later CPU turns wait
+    (the oldest first) until one of its searches is answered; other players queue at once."""
+    _, flooder = alice
+    _, other = bob
+    queued: list[int] = []
+
+    def note(sender: str, body: tuple, **kwargs: object) -> None:
+        queued.append(body[0][0])
+
+    def cpu_game(player) -> Game:  # the CPU plays black: its turn comes first
+        return games.create_cpu_game(
+            player=player, variant={}, level="easy", color="white", undo_allowed=True
+        )
+
+    before_task_publish.connect(note)
+    try:
+        flood = [cpu_game(flooder) for _ in range(4)]
+        others = cpu_game(other)
+        assert queued == [flood[0].pk, flood[1].pk, others.pk]
+        waiting = [Game.objects.get(pk=game.pk).cpu_queued_at for game in flood[2:]]
+        assert waiting == [None, None]
+        assert cpu.watched_game(game_id=flood[3].pk)  # reading a waiting game jumps no queue
+        assert queued == [flood[0].pk, flood[1].pk, others.pk]
+        assert tasks.cpu_move(flood[0].pk, 0)  # a worker answers the first
+    finally:
+        before_task_publish.disconnect(note)
+    assert queued == [flood[0].pk, flood[1].pk, others.pk, flood[2].pk]
+    assert Game.objects.get(pk=flood[3].pk).cpu_queued_at is None
