@@ -436,25 +436,34 @@ def test_cpu_play_replays_for_the_same_game_seed() -> None:
 def test_quick_cpu_levels_are_served_before_strong_searches(
     settings, django_capture_on_commit_callbacks
 ) -> None:
+    """Easy before normal on the quick queue; strong searches on their own queue and worker."""
     settings.CELERY_CPU_QUEUE = f"cpu-test-{uuid.uuid4().hex}"  # no worker takes these tasks
+    settings.CELERY_STRONG_QUEUE = f"{settings.CELERY_CPU_QUEUE}-strong"
     created = {}
     with django_capture_on_commit_callbacks(execute=True):
-        for level in ("strong", "normal", "easy"):  # queued slowest first; the CPU plays black
+        # queued slowest first, by three players (each may have two searches queued); the CPU
+        # plays black
+        for level, player in (("strong", CAROL), ("normal", BOB), ("easy", ALICE)):
             created[level] = games.create_cpu_game(
-                player=ALICE, variant={}, level=level, color="white", undo_allowed=False
+                player=player, variant={}, level=level, color="white", undo_allowed=False
             )
-    served = []
-    with current_app.connection_for_read() as connection:
-        queue = connection.SimpleQueue(settings.CELERY_CPU_QUEUE)
-        try:
-            for _ in created:
-                message = queue.get(timeout=5)  # in the order a worker takes them
-                args, _kwargs, _embed = message.decode()
-                served.append(args[0])
-                message.ack()
-        finally:
-            queue.close()
-    assert served == [created["easy"].pk, created["normal"].pk, created["strong"].pk]
+
+    def served(queue_name: str, count: int) -> list[int]:
+        games_served = []
+        with current_app.connection_for_read() as connection:
+            queue = connection.SimpleQueue(queue_name)
+            try:
+                for _ in range(count):
+                    message = queue.get(timeout=5)  # in the order a worker takes them
+                    args, _kwargs, _embed = message.decode()
+                    games_served.append(args[0])
+                    message.ack()
+            finally:
+                queue.close()
+        return games_served
+
+    assert served(settings.CELERY_CPU_QUEUE, 2) == [created["easy"].pk, created["normal"].pk]
+    assert served(settings.CELERY_STRONG_QUEUE, 1) == [created["strong"].pk]
 
 
 def test_a_variant_that_is_not_an_object_names_the_field() -> None:
