@@ -38,7 +38,17 @@ from ai_worker.fast import generic
 from ai_worker.fast.api import Position, Searcher, SearchTables, root_order
 from ai_worker.fast.evaluation import HAND_WEIGHTS, HEURISTIC_LIMIT, INF, WIN_SCORE
 from ai_worker.fast.geometry import Geometry, cells_of, geometry_of
-from ai_worker.fast.searchstate import ABORTED, DEADLINE, NODES, new_stats
+from ai_worker.fast.searchstate import (
+    ABORTED,
+    CLOCK,
+    DEADLINE,
+    NODES,
+    WALL_CLOCK,
+    new_stats,
+)
+from ai_worker.fast.searchstate import (
+    CPU_CLOCK as CPU_CLOCK,  # re-exported: callers choose the clock of a search
+)
 from ai_worker.levels import EASY, LEVELS, NORMAL, STRONG
 
 DEFAULT_TIME_LIMIT = {EASY: 0.5, NORMAL: 2.0, STRONG: 1.5}
@@ -124,14 +134,20 @@ def worker_tables() -> SearchTables:
 
 
 def choose_move(
-    board: Board, level: str, *, time_limit: float | None = None, seed: int | None = None
+    board: Board,
+    level: str,
+    *,
+    time_limit: float | None = None,
+    seed: int | None = None,
+    clock: int = WALL_CLOCK,
 ) -> SearchResult:
-    """The move ``level`` plays in ``board``'s position, within ``time_limit`` seconds."""
+    """The move ``level`` plays in ``board``'s position, within ``time_limit`` seconds on
+    ``clock`` (``WALL_CLOCK``, or ``CPU_CLOCK`` for the searching thread's CPU time)."""
     if level not in LEVELS:
         raise ValueError(f"level must be one of {', '.join(LEVELS)}")
     started = time.monotonic()
     limit = DEFAULT_TIME_LIMIT[level] if time_limit is None else time_limit
-    deadline_ns = time.monotonic_ns() + int(max(limit, 0.0) * 1e9)
+    deadline_ns = time.clock_gettime_ns(clock) + int(max(limit, 0.0) * 1e9)
     legal = board.legal_moves
     if not legal:
         raise ValueError("the game is over: there is no move to choose")
@@ -145,9 +161,9 @@ def choose_move(
     searcher: _BitboardSearch | _GenericSearch
     if _is_bitboard(board):
         tables = worker_tables() if level == STRONG else _fresh_tables()
-        searcher = _BitboardSearch(board, deadline_ns, tables)
+        searcher = _BitboardSearch(board, deadline_ns, tables, clock)
     else:
-        searcher = _GenericSearch(board, deadline_ns)
+        searcher = _GenericSearch(board, deadline_ns, clock)
     found = searcher.normal(rng) if level == NORMAL else searcher.strong(rng)
     square, value, depth, exact, pv = found
     move = _move_of(square, board.width)
@@ -162,6 +178,7 @@ def analyse(
     time_limit: float = ANALYSIS_TIME_LIMIT,
     max_depth: int | None = None,
     exact: bool = True,
+    clock: int = WALL_CLOCK,
 ) -> Analysis:
     """Score every legal move of ``board`` for the side to move (strong's evaluation).
 
@@ -178,11 +195,11 @@ def analyse(
     if max_depth is not None and max_depth < 1:
         raise ValueError("max_depth must be 1 or more")
     started = time.monotonic()
-    deadline_ns = time.monotonic_ns() + int(max(time_limit, 0.0) * 1e9)
+    deadline_ns = time.clock_gettime_ns(clock) + int(max(time_limit, 0.0) * 1e9)
     if legal == [PASS]:
         after = board.copy()
         after.push(PASS)
-        reply = analyse(after, time_limit=time_limit, max_depth=max_depth, exact=exact)
+        reply = analyse(after, time_limit=time_limit, max_depth=max_depth, exact=exact, clock=clock)
         best = reply.moves[0]
         moves = [MoveScore(PASS, -best.score, best.exact)]
         return Analysis(moves, reply.depth, reply.exact, reply.nodes, time.monotonic() - started)
@@ -191,9 +208,9 @@ def analyse(
         return Analysis(moves, 0, False, 0, time.monotonic() - started)
     searcher: _BitboardSearch | _GenericSearch
     if _is_bitboard(board):
-        searcher = _BitboardSearch(board, deadline_ns, worker_tables())
+        searcher = _BitboardSearch(board, deadline_ns, worker_tables(), clock)
     else:
-        searcher = _GenericSearch(board, deadline_ns)
+        searcher = _GenericSearch(board, deadline_ns, clock)
     limit = board.empties() if max_depth is None else min(max_depth, board.empties())
     found: tuple[list[tuple[int, int]], int, bool] | None = None
     for depth in range(1, limit + 1):
@@ -218,7 +235,11 @@ def analyse(
 
 
 def solve_endgame(
-    board: Board, *, time_limit: float, tables: SearchTables | None = None
+    board: Board,
+    *,
+    time_limit: float,
+    tables: SearchTables | None = None,
+    clock: int = WALL_CLOCK,
 ) -> SearchResult | None:
     """The exact solution of an 8x8 two-player position (best move, final disc difference for
     the side to move), or None when ``time_limit`` seconds are not enough. A forced pass is
@@ -229,8 +250,10 @@ def solve_endgame(
     if board.is_game_over():
         raise ValueError("the game is over: there is no move to choose")
     started = time.monotonic()
-    deadline_ns = time.monotonic_ns() + int(time_limit * 1e9)
-    searcher = _BitboardSearch(board, deadline_ns, worker_tables() if tables is None else tables)
+    deadline_ns = time.clock_gettime_ns(clock) + int(time_limit * 1e9)
+    searcher = _BitboardSearch(
+        board, deadline_ns, worker_tables() if tables is None else tables, clock
+    )
     solved = searcher.solve()
     if solved is None:
         return None
@@ -310,11 +333,11 @@ def _pick(values: list[tuple[int, int]], rng: random.Random, slip: bool) -> tupl
 class _BitboardSearch:
     """Searches of an 8x8 two-player position with the bitboard kernels (``fast.api``)."""
 
-    def __init__(self, board: Board, deadline_ns: int, tables: SearchTables) -> None:
+    def __init__(self, board: Board, deadline_ns: int, tables: SearchTables, clock: int) -> None:
         self.position = Position.of(board)
         self.empties = board.empties()
         self.tables = tables
-        self.searcher = Searcher(deadline_ns, tables)
+        self.searcher = Searcher(deadline_ns, tables, clock)
         self.stats = self.searcher.stats
 
     def _children(self) -> list[tuple[int, Position]]:
@@ -381,7 +404,7 @@ class _BitboardSearch:
         answers at once), then a midgame search for a fallback move, then the solve again in
         the time left (the first try's work stays in the table)."""
         searcher = self.searcher
-        started = time.monotonic_ns()
+        started = searcher.now_ns()
         deadline = searcher.deadline_ns
         share = int((deadline - started) * STRONG_MIDGAME_SHARE)
         solving = self.empties <= STRONG_EXACT_EMPTIES
@@ -390,7 +413,7 @@ class _BitboardSearch:
             solved = searcher.exact_root(self.position)
             if solved is not None and solved[1] is not None:
                 return self._exact_answer(solved[0], solved[1])
-            searcher.deadline_ns = time.monotonic_ns() + share
+            searcher.deadline_ns = searcher.now_ns() + share
         found = None
         for depth in range(1, min(MAX_DEPTH, self.empties) + 1):
             searched = self._aspiration(depth, None if found is None else found[1])
@@ -454,7 +477,7 @@ class _BitboardSearch:
 class _GenericSearch:
     """Searches of any variant with the cell-array kernels (paranoid with 3-4 players)."""
 
-    def __init__(self, board: Board, deadline_ns: int) -> None:
+    def __init__(self, board: Board, deadline_ns: int, clock: int) -> None:
         rows = board.rows()
         self.cells = cells_of(rows)
         self.geometry: Geometry = geometry_of(rows)
@@ -462,7 +485,7 @@ class _GenericSearch:
         self.players = board.variant.players
         self.anti = int(board.variant.anti)
         self.empties = board.empties()
-        self.stats = new_stats(deadline_ns)
+        self.stats = new_stats(deadline_ns, clock=clock)
         moves = np.empty(self.cells.shape[0], dtype=np.int64)
         g = self.geometry
         count = generic.generate_moves(
@@ -498,7 +521,7 @@ class _GenericSearch:
         for square in order:
             child = self.cells.copy()
             generic.play(child, g.rays, g.ray_lengths, square, self.player)
-            if time.monotonic_ns() >= self.stats[DEADLINE]:
+            if time.clock_gettime_ns(int(self.stats[CLOCK])) >= self.stats[DEADLINE]:
                 return None
             value = generic.search(
                 child, g.rays, g.ray_lengths, g.adjacent, g.weights, g.corner_of,
@@ -544,7 +567,7 @@ class _GenericSearch:
             square, value = max(values, key=lambda sv: sv[1])
         exact = depth >= self.empties and self.players == 2
         if exact:
-            value = int(round(_discs(value)))
+            value = round(_discs(value))
         return square, value, depth, exact, [_move_of(square, self.geometry.width)]
 
     def normal(self, rng: random.Random) -> _Found:

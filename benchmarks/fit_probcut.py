@@ -56,7 +56,8 @@ def fit(boards: list[Board], max_depth: int, weights: np.ndarray) -> list[list[f
             position = Position.of(board)
             deep = _value(position, depth, weights)
             shallow = _value(position, shallow_depth(depth), weights)
-            assert deep is not None and shallow is not None
+            assert deep is not None
+            assert shallow is not None
             if abs(deep) < HEURISTIC_LIMIT and abs(shallow) < HEURISTIC_LIMIT:
                 shallow_values.append(shallow)
                 deep_values.append(deep)

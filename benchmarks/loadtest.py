@@ -76,6 +76,7 @@ class GameView:
         self.last_event: tuple[float, Message] | None = None  # arrival time, the move event
         self.moves: asyncio.Queue[tuple[float, Message]] = asyncio.Queue()
         self.closed = False
+        self.resyncs: set[asyncio.Task[None]] = set()  # the sync requests being sent
         self.reader = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
@@ -110,7 +111,9 @@ class GameView:
         self.figures.out_of_order += 1
         if version > expected:
             sync = json.dumps({"type": "sync", "version": self.state["version"]})
-            asyncio.create_task(self.websocket.send(sync))
+            task = asyncio.create_task(self.websocket.send(sync))
+            self.resyncs.add(task)
+            task.add_done_callback(self.resyncs.discard)
         return False
 
     async def next_move(self, timeout: float) -> tuple[float, Message]:

@@ -58,7 +58,8 @@ class OldEngine:
 
     def choose_move(self, board: Board, level: str, *, time_limit: float, seed: int) -> Move:
         """The move ``level`` of the old engine plays in ``board`` (8x8, two players)."""
-        assert self._process.stdin is not None and self._process.stdout is not None
+        assert self._process.stdin is not None
+        assert self._process.stdout is not None
         request = {"obf": write_obf(board), "level": level, "time": time_limit, "seed": seed}
         self._process.stdin.write(json.dumps(request) + "\n")
         self._process.stdin.flush()

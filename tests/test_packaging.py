@@ -59,8 +59,19 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
         (source / planted).parent.mkdir(parents=True, exist_ok=True)
         (source / planted).write_bytes(b"\x00planted\x01")
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-index"]
-        + ["--no-build-isolation", "--wheel-dir", str(work), str(source)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "--no-index",
+            "--no-build-isolation",
+            "--wheel-dir",
+            str(work),
+            str(source),
+        ],
         check=True,
         capture_output=True,
     )

@@ -379,20 +379,24 @@ class Board:
         if kind == _PASS:
             raise IllegalMoveError("must_pass", f"{player} has no legal move and must pass")
         if not moves & bit:
-            if self.in_placement_phase:
-                raise IllegalMoveError(
-                    "not_adjacent", "the free opening places its first four discs in the centre"
-                )
-            if kind == _PLACE:
-                raise IllegalMoveError(
-                    "not_adjacent", f"{move} touches no disc (no move flips, so place next to one)"
-                )
-            if self.variant.players > 2:
-                raise IllegalMoveError(
-                    "no_flips", f"{move} flips no disc, and a move that flips is compulsory"
-                )
-            raise IllegalMoveError("no_flips", f"{move} flips no disc")
+            raise self._not_a_move_error(move, kind)
         return index, kind
+
+    def _not_a_move_error(self, move: Move, kind: int) -> IllegalMoveError:
+        """Why ``move``, on a free square, is not one of this turn's moves."""
+        if self.in_placement_phase:
+            return IllegalMoveError(
+                "not_adjacent", "the free opening places its first four discs in the centre"
+            )
+        if kind == _PLACE:
+            return IllegalMoveError(
+                "not_adjacent", f"{move} touches no disc (no move flips, so place next to one)"
+            )
+        if self.variant.players > 2:
+            return IllegalMoveError(
+                "no_flips", f"{move} flips no disc, and a move that flips is compulsory"
+            )
+        return IllegalMoveError("no_flips", f"{move} flips no disc")
 
     def _play(self, index: int, kind: int) -> None:
         """Play square ``index`` (-1: pass) of the given kind without checking it."""

@@ -18,9 +18,11 @@ from ai_worker.fast.geometry import bitboards_of, cells_of, geometry_of
 from ai_worker.fast.searchstate import (
     ABORTED,
     BEST,
+    CLOCK,
     DEADLINE,
     NO_SQUARE,
     NODES,
+    WALL_CLOCK,
     entry_square,
     new_stats,
     new_table,
@@ -107,7 +109,7 @@ def perft(board: Board, depth: int) -> int:
             board.turn,
             board.variant.players,
             depth,
-        )  # fmt: skip
+        )
     )
 
 
@@ -153,12 +155,17 @@ class SearchTables:
 
 
 class Searcher:
-    """Kernel calls under one deadline (monotonic nanoseconds) over ``tables``. A call that
-    reaches the deadline returns None; ``nodes`` counts every call's nodes."""
+    """Kernel calls under one deadline (nanoseconds on ``clock``, ``WALL_CLOCK`` or
+    ``CPU_CLOCK``) over ``tables``. A call that reaches the deadline returns None; ``nodes``
+    counts every call's nodes."""
 
-    def __init__(self, deadline_ns: int, tables: SearchTables) -> None:
+    def __init__(self, deadline_ns: int, tables: SearchTables, clock: int = WALL_CLOCK) -> None:
         self.tables = tables
-        self.stats = new_stats(deadline_ns, tables.next_age())
+        self.stats = new_stats(deadline_ns, tables.next_age(), clock)
+
+    def now_ns(self) -> int:
+        """The time on this search's clock, in nanoseconds."""
+        return time.clock_gettime_ns(int(self.stats[CLOCK]))
 
     @property
     def nodes(self) -> int:
@@ -173,7 +180,7 @@ class Searcher:
         self.stats[DEADLINE] = value
 
     def out_of_time(self) -> bool:
-        return time.monotonic_ns() >= int(self.stats[DEADLINE])
+        return self.now_ns() >= int(self.stats[DEADLINE])
 
     def _start(self) -> bool:
         """Whether a call may start; a call aborted before leaves no abort behind."""

@@ -1,4 +1,4 @@
-"""LLVM intrinsics numba does not expose: popcount, trailing zeros, a monotonic clock."""
+"""LLVM intrinsics numba does not expose: popcount, trailing zeros, ``clock_gettime``."""
 
 from collections.abc import Callable
 from typing import Any, cast
@@ -7,8 +7,6 @@ from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
-
-_CLOCK_MONOTONIC = 1
 
 
 @intrinsic
@@ -34,9 +32,10 @@ def _lowest_bit_index(typingctx, x):
 
 
 @intrinsic
-def _monotonic_ns(typingctx):
-    """``clock_gettime(CLOCK_MONOTONIC)`` in nanoseconds, callable from nopython code."""
-    sig = types.int64()
+def _clock_ns(typingctx, clock_id):
+    """``clock_gettime(clock_id)`` in nanoseconds (``time.CLOCK_*`` ids), callable from
+    nopython code."""
+    sig = types.int64(types.int64)
 
     def codegen(context, builder, signature, args):
         i32 = ir.IntType(32)
@@ -45,7 +44,7 @@ def _monotonic_ns(typingctx):
         fnty = ir.FunctionType(i32, [i32, timespec.as_pointer()])
         clock_gettime = cgutils.get_or_insert_function(builder.module, fnty, "clock_gettime")
         ts = cgutils.alloca_once(builder, timespec)
-        builder.call(clock_gettime, [ir.Constant(i32, _CLOCK_MONOTONIC), ts])
+        builder.call(clock_gettime, [builder.trunc(args[0], i32), ts])
         zero = ir.Constant(i32, 0)
         seconds = builder.load(builder.gep(ts, [zero, zero]))
         nanos = builder.load(builder.gep(ts, [zero, ir.Constant(i32, 1)]))
@@ -71,4 +70,4 @@ def _highest_bit_index(typingctx, x):
 popcount = cast(Callable[[Any], int], _popcount)
 lowest_bit_index = cast(Callable[[Any], int], _lowest_bit_index)
 highest_bit_index = cast(Callable[[Any], int], _highest_bit_index)
-monotonic_ns = cast(Callable[[], int], _monotonic_ns)
+clock_ns = cast(Callable[[int], int], _clock_ns)

@@ -1,8 +1,9 @@
 """Shared search state of the 8x8 kernels: the stats array, the clock check, the hash table.
 
-``stats`` (int64 array, see ``new_stats``): [nodes, aborted, deadline_ns, best_square, age].
-A search aborts (``stats[ABORTED] = 1``, result meaningless) once the monotonic clock passes
-the deadline.
+``stats`` (int64 array, see ``new_stats``): [nodes, aborted, deadline_ns, best_square, age,
+clock]. A search aborts (``stats[ABORTED] = 1``, result meaningless) once its clock passes the
+deadline: ``WALL_CLOCK`` (monotonic time, what players wait) or ``CPU_CLOCK`` (the searching
+thread's CPU time, steady on a loaded machine: tests and benchmarks of strength at a budget).
 
 A transposition table is a uint64 array of rows ``(player, opponent, entry)`` grouped in
 buckets of two rows; ``entry`` packs a lower and an upper bound (16 bits each, offset by
@@ -11,12 +12,16 @@ of the search that stored it. A table can outlive a search: a new search gets a 
 entries of older searches are the first to be replaced.
 """
 
+import time
+
 import numpy as np
 from numba import njit
 
-from ai_worker.fast.intrinsics import monotonic_ns
+from ai_worker.fast.intrinsics import clock_ns
 
-NODES, ABORTED, DEADLINE, BEST, AGE = 0, 1, 2, 3, 4
+NODES, ABORTED, DEADLINE, BEST, AGE, CLOCK = 0, 1, 2, 3, 4, 5
+WALL_CLOCK = time.CLOCK_MONOTONIC
+CPU_CLOCK = time.CLOCK_THREAD_CPUTIME_ID
 NO_SQUARE = 64
 TT_BITS = 20
 _CLOCK_MASK = 0x3FF
@@ -31,10 +36,10 @@ _S40 = np.uint64(40)
 _S48 = np.uint64(48)
 
 
-def new_stats(deadline_ns: int, age: int = 1) -> np.ndarray:
-    """A fresh stats array for one search with the given monotonic deadline and table age
+def new_stats(deadline_ns: int, age: int = 1, clock: int = WALL_CLOCK) -> np.ndarray:
+    """A fresh stats array for one search with the given deadline on ``clock`` and table age
     (1-255; a table reused by the next search gets the next age)."""
-    return np.array([0, 0, deadline_ns, NO_SQUARE, age], dtype=np.int64)
+    return np.array([0, 0, deadline_ns, NO_SQUARE, age, clock], dtype=np.int64)
 
 
 def new_table(bits: int = TT_BITS) -> np.ndarray:
@@ -46,7 +51,7 @@ def new_table(bits: int = TT_BITS) -> np.ndarray:
 def tick(stats):
     """Count a node; every thousand nodes or so, abort if the deadline has passed."""
     stats[NODES] += 1
-    if (stats[NODES] & _CLOCK_MASK) == 0 and monotonic_ns() > stats[DEADLINE]:
+    if (stats[NODES] & _CLOCK_MASK) == 0 and clock_ns(stats[CLOCK]) > stats[DEADLINE]:
         stats[ABORTED] = 1
 
 

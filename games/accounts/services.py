@@ -86,7 +86,8 @@ def _locked_ratings(user_ids: list[int]) -> list[PlayerRating]:
 def _seat_rating(seat: FinishedSeat, ratings: dict[int, PlayerRating]) -> int:
     if seat.cpu_level is not None:
         return CPU_RATINGS[seat.cpu_level]
-    assert seat.user_id is not None, "a rated game has no guest seat"
+    if seat.user_id is None:
+        raise ValueError("a rated game has no guest seat")
     return ratings[seat.user_id].rating
 
 

@@ -3,6 +3,7 @@
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
@@ -27,7 +28,8 @@ def signup(request: HttpRequest) -> HttpResponse:
 @login_required
 def own_profile(request: HttpRequest) -> HttpResponse:
     """The signed-in player's own profile."""
-    assert isinstance(request.user, AbstractBaseUser), "login_required lets accounts in only"
+    if not isinstance(request.user, AbstractBaseUser):
+        raise PermissionDenied("login_required lets accounts in only")
     return _profile_page(request, request.user)
 
 

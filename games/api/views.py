@@ -39,7 +39,8 @@ def request_player(request: Request, *, create: bool) -> Player | None:
 def seated_player(request: Request) -> Player:
     """The player of a write request (a new guest identity when the browser has none)."""
     player = request_player(request, create=True)
-    assert player is not None
+    if player is None:
+        raise RuntimeError("request_player(create=True) always gives a player")
     return player
 
 

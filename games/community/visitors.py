@@ -46,7 +46,8 @@ def visitor_from_request(request: HttpRequest, *, create_session: bool = True) -
             if not create_session:
                 return None
             session.save()
-        assert session.session_key is not None, "a saved session has a key"
+        if session.session_key is None:
+            raise RuntimeError("a saved session has a key")
         key, user_id = f"session:{_digest(session.session_key)}", None
     return Visitor(
         key=key,

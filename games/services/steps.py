@@ -85,6 +85,6 @@ def commit(
 
 
 def _queue_waiting_turns(players: list[Player]) -> None:
-    from games.services import cpu  # noqa: PLC0415  # cpu builds on these steps
+    from games.services import cpu  # here: cpu builds on these steps
 
     cpu.queue_waiting_turns(players=players)

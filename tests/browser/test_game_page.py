@@ -212,7 +212,8 @@ def test_touch_first_tap_previews_and_second_tap_plays(new_page) -> None:
     wait_ply(page, 1)
     expect_disc(page, "f5", "black")
     board_box = page.locator("#board").bounding_box()
-    assert board_box["x"] >= 0 and board_box["x"] + board_box["width"] <= 375
+    assert board_box["x"] >= 0
+    assert board_box["x"] + board_box["width"] <= 375
 
 
 def test_hint_rings_a_legal_square_and_resign_ends_the_game(page: Page) -> None:

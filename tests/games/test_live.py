@@ -39,8 +39,18 @@ def live_server_url(transactional_db: None) -> Iterator[str]:
     port = free_port()
     commands = [
         [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "reversi_site.asgi:application"],
-        [str(BIN / "celery"), "-A", "reversi_site", "worker", "-Q", f"{queue},{queue}-strong"]
-        + ["--pool=solo", "--loglevel=warning", "--without-gossip", "--without-mingle"],
+        [
+            str(BIN / "celery"),
+            "-A",
+            "reversi_site",
+            "worker",
+            "-Q",
+            f"{queue},{queue}-strong",
+            "--pool=solo",
+            "--loglevel=warning",
+            "--without-gossip",
+            "--without-mingle",
+        ],
     ]
     processes = [subprocess.Popen(command, env=env) for command in commands]
     url = f"http://127.0.0.1:{port}"

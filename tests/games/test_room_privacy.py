@@ -114,7 +114,7 @@ def test_a_stranger_cannot_find_a_friend_room_by_scanning_ids(alice, bob, make_a
 
 
 def test_a_watcher_with_the_public_id_never_gets_the_join_link(alice, bob, make_account) -> None:
-    owner, alice_player = alice
+    owner, _alice_player = alice
     room_answer = open_room(owner)
     room = Room.objects.get(code=room_answer["code"])
     public_id = room_answer["game"]["id"]

@@ -51,4 +51,5 @@ def test_the_command_queues_stalled_cpu_turns_again(capsys) -> None:
     stalled, waiting, _ = cpu_games()
     call_command("requeue_stalled_cpu_turns")
     assert capsys.readouterr().out == "1 stalled CPU turns queued again\n"
-    assert queued_recently(stalled) and not queued_recently(waiting)
+    assert queued_recently(stalled)
+    assert not queued_recently(waiting)

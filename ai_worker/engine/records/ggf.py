@@ -131,6 +131,17 @@ def write_ggf(record: GameRecord) -> str:
             "a free opening starts a GGF game once its four centre discs are placed",
             code="unsupported",
         )
+    parts = _header(record)
+    parts.append(f"BO[{_board_text(board)}]")
+    for recorded in moves:
+        parts.append(f"{'BW'[board.turn]}[{_move_text(recorded)}]")
+        board.push(recorded.move)
+    return "(;" + "".join(parts) + ";)"
+
+
+def _header(record: GameRecord) -> list[str]:
+    """The game's properties before the board: type, place, date, players, clock, result."""
+    variant = record.variant
     parts = ["GM[Othello]"]
     if record.site is not None:
         parts.append(f"PC[{_text(record.site, 'site')}]")
@@ -146,11 +157,7 @@ def write_ggf(record: GameRecord) -> str:
     parts.append(f"TY[{_TYPE_OF_BOARD[variant.board]}{'a' if variant.anti else ''}]")
     if record.result is not None:
         parts.append(f"RE[{_result_text(record.result, record.board())}]")
-    parts.append(f"BO[{_board_text(board)}]")
-    for recorded in moves:
-        parts.append(f"{'BW'[board.turn]}[{_move_text(recorded)}]")
-        board.push(recorded.move)
-    return "(;" + "".join(parts) + ";)"
+    return parts
 
 
 # -- reading ---------------------------------------------------------------------------------

@@ -142,7 +142,7 @@ class GameRecord:
     position in the engine's text form (``Board.to_text``) of the same variant.
     """
 
-    variant: Variant = Variant()
+    variant: Variant = field(default_factory=Variant)
     moves: tuple[RecordedMove, ...] = ()
     start: str | None = None
     players: tuple[Player, ...] = ()

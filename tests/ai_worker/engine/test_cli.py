@@ -64,7 +64,9 @@ def test_an_illegal_move_names_the_move_and_why(capsys: pytest.CaptureFixture[st
     assert main(["perft", "--depth", "2", "--moves", "f5,a1"]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert "'a1'" in captured.err and "move 2" in captured.err and "flips no disc" in captured.err
+    assert "'a1'" in captured.err
+    assert "move 2" in captured.err
+    assert "flips no disc" in captured.err
 
 
 def test_junk_in_the_moves_is_reported(capsys: pytest.CaptureFixture[str]) -> None:
@@ -106,7 +108,8 @@ def test_the_module_runs_as_a_command() -> None:
     )
     assert illegal.returncode == 2
     assert "Traceback" not in illegal.stderr
-    assert "'e6'" in illegal.stderr and "already taken" in illegal.stderr
+    assert "'e6'" in illegal.stderr
+    assert "already taken" in illegal.stderr
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,7 @@
 """Move notation, the position text form and the Board API around them."""
 
+import re
+
 import pytest
 
 from ai_worker.engine import PASS, Board, IllegalMoveError, Move, Variant
@@ -17,7 +19,8 @@ def test_notation_parses_and_prints(text: str, move: Move) -> None:
 def test_pass_notation() -> None:
     assert Move.from_notation("PASS") is PASS
     assert str(PASS) == "pass"
-    assert PASS.is_pass and not Move(0, 0).is_pass
+    assert PASS.is_pass
+    assert not Move(0, 0).is_pass
 
 
 @pytest.mark.parametrize("junk", ["", "k1", "a0", "a11", "f5x", "5f", "ff"])
@@ -56,7 +59,8 @@ def test_text_round_trips(variant: Variant, plies: int) -> None:
     copy = Board.from_text(board.to_text())
     assert copy.to_text() == board.to_text()
     assert copy.variant == variant
-    assert copy.turn == board.turn and copy.ply == board.ply
+    assert copy.turn == board.turn
+    assert copy.ply == board.ply
     assert copy.in_placement_phase == board.in_placement_phase
     assert copy.legal_moves == board.legal_moves
 
@@ -99,7 +103,8 @@ def test_push_pop_copy_and_from_moves() -> None:
     assert board.push_notation("f5") == Move(5, 4)
     twin = board.copy()
     twin.push_notation("d6")
-    assert board.ply == 1 and twin.ply == 2
+    assert board.ply == 1
+    assert twin.ply == 2
     assert twin.pop() == Move.from_notation("d6")
     assert twin.to_text() == board.to_text()
     assert board.pop() == Move(5, 4)
@@ -116,8 +121,10 @@ def test_illegal_push_changes_nothing() -> None:
         board.push_notation("a1")
     assert caught.value.code == "no_flips"
     assert "a1" in caught.value.message
-    assert board.to_text() == before and board.move_stack == []
-    assert not board.is_legal(Move(0, 0)) and board.is_legal(Move(5, 4))
+    assert board.to_text() == before
+    assert board.move_stack == []
+    assert not board.is_legal(Move(0, 0))
+    assert board.is_legal(Move(5, 4))
 
 
 def test_disc_masks_use_square_indexes() -> None:
@@ -131,7 +138,9 @@ def test_disc_masks_use_square_indexes() -> None:
 def test_from_rows_builds_a_position_without_the_header() -> None:
     board = Board.from_moves(Variant(board="octagon"), ["e4"])
     copy = Board.from_rows(board.variant, board.rows(), turn=board.turn, ply=7)
-    assert copy.rows() == board.rows() and copy.turn == board.turn and copy.ply == 7
+    assert copy.rows() == board.rows()
+    assert copy.turn == board.turn
+    assert copy.ply == 7
     assert copy.move_stack == []
 
 
@@ -140,6 +149,5 @@ def test_from_rows_builds_a_position_without_the_header() -> None:
     [(2, 0, "turn: 2 is not a colour of a 2-player game"), (0, -1, "ply: must be 0 or more")],
 )
 def test_from_rows_refuses_a_bad_turn_or_ply(turn: int, ply: int, message: str) -> None:
-    with pytest.raises(ValueError) as caught:
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
         Board.from_rows(Variant(), Board().rows(), turn=turn, ply=ply)
-    assert str(caught.value) == message

@@ -54,7 +54,8 @@ def test_the_octagon_cuts_each_corner_and_its_two_neighbours() -> None:
     mirrors = itertools.product((False, True), repeat=2)
     corners = {(9 - c if x else c, 9 - r if y else r) for x, y in mirrors for c, r in top_left}
     assert cut == corners
-    assert octagon.corner_cut == 2 and BOARD_SHAPES["8x8"].corner_cut == 0
+    assert octagon.corner_cut == 2
+    assert BOARD_SHAPES["8x8"].corner_cut == 0
 
 
 @pytest.mark.parametrize(
@@ -109,7 +110,7 @@ def test_limits_are_data_of_the_registry() -> None:
             {"players": 4, "opening": "free"},
             "opening",
             "free is for 2 players; 4 players can use cross",
-        ),  # fmt: skip
+        ),
         ({"players": 3, "handicap": 1}, "handicap", "only with 2 players, not 3"),
         ({"board": "octagon", "handicap": 1}, "handicap", "the octagon board has no corners"),
         ({"handicap": 5}, "handicap", "must be 0 to 4 corners"),
@@ -171,7 +172,8 @@ def test_choices_predict_exactly_which_combinations_variant_accepts() -> None:
         else:
             accepted += 1
             assert allowed_by_choices(choices, settings), settings
-    assert accepted and refused
+    assert accepted
+    assert refused
 
 
 def test_blocked_counts_up_to_max_blocked_and_no_further() -> None:

@@ -97,7 +97,8 @@ def test_random_blocked_cells_are_reproducible_and_keep_the_start_playable() -> 
         variant = Variant.with_random_blocked(8, seed=seed, handicap=4)
         board = Board(variant)
         assert not {"d4", "e4", "d5", "e5", "a1", "h1", "a8", "h8"} & set(variant.blocked)
-        assert board.legal_moves and not board.legal_moves[0].is_pass
+        assert board.legal_moves
+        assert not board.legal_moves[0].is_pass
         assert board.rows()[0][0] == "X"
 
 

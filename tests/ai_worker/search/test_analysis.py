@@ -38,7 +38,8 @@ def test_a_depth_limit_gives_evaluations_to_that_depth() -> None:
     board = Board.from_moves(None, ["f5", "d6", "c3", "d3", "c4"])
     analysis = analyse(board, time_limit=30, max_depth=3)
     assert (analysis.depth, analysis.exact) == (3, False)
-    assert [m.move for m in analysis.moves] != [] and len(analysis.moves) == len(board.legal_moves)
+    assert [m.move for m in analysis.moves] != []
+    assert len(analysis.moves) == len(board.legal_moves)
     assert {m.move for m in analysis.moves} == set(board.legal_moves)
     assert all(not m.exact for m in analysis.moves)
     strong = choose_move(board, "strong", time_limit=0.5)
@@ -62,7 +63,8 @@ def test_the_deadline_is_honoured_and_the_depth_reported() -> None:
 def test_every_variant_is_analysed(variant: Variant) -> None:
     board = random_position(variant, 10, seed=2)
     analysis = analyse(board, time_limit=0.3)
-    assert [m.move for m in analysis.moves] != [] and len(analysis.moves) == len(board.legal_moves)
+    assert [m.move for m in analysis.moves] != []
+    assert len(analysis.moves) == len(board.legal_moves)
     assert {m.move for m in analysis.moves} == set(board.legal_moves)
     assert analysis.depth >= 1
 

@@ -14,12 +14,14 @@ def test_a_kept_table_answers_two_plies_after_a_solve() -> None:
     board = read_ffo(40).board
     tables = SearchTables()
     first = solve_endgame(board, time_limit=120, tables=tables)
-    assert first is not None and len(first.pv) >= 2
+    assert first is not None
+    assert len(first.pv) >= 2
     for move in first.pv[:2]:
         board.push(move)
     kept = solve_endgame(board, time_limit=120, tables=tables)
     fresh = solve_endgame(board, time_limit=120, tables=SearchTables())
-    assert kept is not None and fresh is not None
+    assert kept is not None
+    assert fresh is not None
     assert kept.score == fresh.score == first.score
     assert kept.nodes * 1000 < fresh.nodes, (kept.nodes, fresh.nodes)
 
@@ -33,7 +35,8 @@ def test_strong_keeps_the_worker_tables_from_move_to_move() -> None:
     tables = worker_tables()
     again = choose_move(board, "strong", time_limit=30)
     assert worker_tables() is tables
-    assert again.exact and again.score == first.score
+    assert again.exact
+    assert again.score == first.score
     assert again.nodes * 20 < first.nodes, (again.nodes, first.nodes)
 
 
@@ -56,7 +59,8 @@ def test_entries_of_older_searches_are_replaced_first() -> None:
     )
     store(newcomer, o, table, 1, 1, 21, 2, 2)  # shallower still, also of search 2
     kept = probe(newcomer, o, table)
-    assert kept >= 0 and entry_depth(table, kept) == 2
+    assert kept >= 0
+    assert entry_depth(table, kept) == 2
     assert probe(*bucket_mate, table) >= 0  # search 2's entry stays
     assert probe(p, o, table) == -1  # the deep entry of the older search went
     assert table.shape == (16, 3)  # the table never grows

@@ -124,7 +124,8 @@ def test_multiplayer_page_has_the_table_of_rule_differences(language: str) -> No
     assert table, "no table of rule differences"
     header = re.search(r"<thead>(.*?)</thead>", table.group(1), re.S)
     body = re.search(r"<tbody>(.*?)</tbody>", table.group(1), re.S)
-    assert header and body
+    assert header
+    assert body
     assert header.group(1).count("<th") == 3  # the rule, 2 players, 3-4 players
     rows = re.findall(r"<tr>(.*?)</tr>", body.group(1), re.S)
     assert len(rows) == 8

@@ -53,7 +53,8 @@ def test_a_standard_game_with_every_annotation(archive: list[GameRecord]) -> Non
     assert record.site == "GGS/os"
     assert record.date == datetime(2003, 12, 15, 20, 24, 3, tzinfo=UTC)
     assert record.time_control == TimeControl(300, 0, 120)
-    assert record.start is None and record.variant == Variant()
+    assert record.start is None
+    assert record.variant == Variant()
     assert len(record.moves) == 61
     assert record.moves[0] == RecordedMove(Move.from_notation("d3"), elapsed=0.5)
     assert record.moves[1] == RecordedMove(Move.from_notation("c3"), 1.25, evaluation=-0.5)
@@ -82,10 +83,12 @@ def test_a_synchro_random_match_is_two_games_from_one_start(archive: list[GameRe
     first, second = archive[3], archive[4]
     assert first.start == second.start is not None
     start = first.start_board()
-    assert start.ply == 0 and start.counts() == (11, 7)
+    assert start.ply == 0
+    assert start.counts() == (11, 7)
     assert start.rows()[0] == "--XXO---"
     assert [player.name for player in second.players] == ["Roxane", "edax"]
-    assert first.moves[1].evaluation == 2.0 and first.moves[0].evaluation == 0.0
+    assert first.moves[1].evaluation == 2.0
+    assert first.moves[0].evaluation == 0.0
     assert (first.result, second.result) == (
         Result("end", 1, score=-32.0),
         Result("end", 1, score=-8.0),
@@ -95,7 +98,8 @@ def test_a_synchro_random_match_is_two_games_from_one_start(archive: list[GameRe
 def test_the_octagon_board_type(archive: list[GameRecord]) -> None:
     record = archive[5]
     assert record.variant == Variant(board="octagon")
-    assert record.result is None and str(record.moves[12].move) == "f9"
+    assert record.result is None
+    assert str(record.moves[12].move) == "f9"
 
 
 def test_a_komi_game_lost_on_time(archive: list[GameRecord]) -> None:
@@ -107,7 +111,9 @@ def test_a_komi_game_lost_on_time(archive: list[GameRecord]) -> None:
 
 def test_a_minimal_game_without_type_or_result(archive: list[GameRecord]) -> None:
     record = archive[7]
-    assert record.players == () and record.date is None and record.time_control is None
+    assert record.players == ()
+    assert record.date is None
+    assert record.time_control is None
     assert [str(recorded.move) for recorded in record.moves] == ["f5", "d6"]
 
 
@@ -170,7 +176,8 @@ def test_a_free_opening_starts_after_its_placements() -> None:
     assert "BO[8 -------- -------- -------- ---*O--- ---*O--- -------- -------- -------- *]" in text
     assert text.endswith("B[F3];)")
     read = one_game(text)
-    assert read.start is not None and read.variant == Variant()
+    assert read.start is not None
+    assert read.variant == Variant()
     assert read.board().rows() == board.rows()
     unfinished = GameRecord.from_board(Board.from_moves(Variant(opening="free"), ["d4"]))
     with pytest.raises(RecordError) as caught:

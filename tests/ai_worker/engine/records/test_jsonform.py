@@ -79,14 +79,14 @@ def test_the_documented_shape() -> None:
                 "remaining": None,
                 "evaluation": -2.0,
             },
-        ],  # fmt: skip
+        ],
         "result": {
             "reason": "resign",
             "winner": "black",
             "loser": "white",
             "score": 3.0,
             "discs": {"black": 5, "white": 2},
-        },  # fmt: skip
+        },
         "transcript": "f5d6c3",
     }
 
@@ -173,7 +173,7 @@ ANN = {"color": "black", "name": "ann", "rating": 1500.0}
         (("start",), {"turn": "black", "rows": ["--"]}, "start.rows", "expected 8 rows, found 1"),
         (("version",), 2, "version", "only version 1 is known"),
         (("extra",), 1, "extra", "is not a part of a game record"),
-    ],  # fmt: skip
+    ],
 )
 def test_bad_parts_are_named(
     path: tuple[str | int, ...], value: object, field: str, message: str

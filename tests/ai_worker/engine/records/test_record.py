@@ -25,12 +25,14 @@ def finished() -> Board:
 def test_from_board_keeps_the_moves_and_a_foreign_start() -> None:
     board = Board.from_moves(None, ["f5", "d6"])
     record = GameRecord.from_board(board)
-    assert record.start is None and [str(m.move) for m in record.moves] == ["f5", "d6"]
+    assert record.start is None
+    assert [str(m.move) for m in record.moves] == ["f5", "d6"]
     assert record.board().to_text() == board.to_text()
     start = Board.from_rows(Variant(), board.rows(), turn=0, ply=2)
     start.push_notation("c3")
     record = GameRecord.from_board(start)
-    assert record.start is not None and record.start_board().ply == 2
+    assert record.start is not None
+    assert record.start_board().ply == 2
     assert record.board().move_stack == [Move.from_notation("c3")]
 
 
@@ -51,7 +53,8 @@ def test_the_result_at_the_end() -> None:
 
 def test_black_margin_counts_empties_for_the_winner_and_reverses_in_anti() -> None:
     wipeout = read_transcript("e6f4e3f6g5d6e7f5c5").board()  # 13-0 with 51 empties
-    assert wipeout.is_game_over() and black_margin(wipeout) == 64.0
+    assert wipeout.is_game_over()
+    assert black_margin(wipeout) == 64.0
     assert black_margin(Board.from_moves(None, ["f5"])) == 3.0
     assert black_margin(Board.from_moves(Variant(anti=True), ["f5"])) == -3.0
     assert black_margin(Board(Variant(players=3))) is None

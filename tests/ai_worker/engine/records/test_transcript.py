@@ -78,7 +78,8 @@ def test_a_square_off_the_board_is_refused() -> None:
 def test_junk_is_not_a_move(text: str, where: str) -> None:
     with pytest.raises(RecordError) as caught:
         read_transcript(text)
-    assert where in caught.value.message and caught.value.message.endswith("is not a move")
+    assert where in caught.value.message
+    assert caught.value.message.endswith("is not a move")
 
 
 def test_a_transcript_continues_a_start_position() -> None:
