@@ -40,8 +40,10 @@ def free_port() -> int:
 
 
 def commands(stack: str, port: int, queue: str) -> list[list[str]]:
-    """The stack's processes: the web tier and the Celery workers."""
-    celery = [str(BIN / "celery"), "-A", "reversi_site", "worker", "--loglevel=warning"]
+    """The stack's processes: the web tier and the Celery workers (which keep their database
+    connection, as ``make run``'s; the web processes open one per request)."""
+    celery = ["env", "POSTGRES_CONN_MAX_AGE=600", str(BIN / "celery"), "-A", "reversi_site"]
+    celery += ["worker", "--loglevel=warning"]
     celery += ["--without-gossip", "--without-mingle"]
     if stack == "daphne":
         return [
@@ -119,7 +121,6 @@ def main(argv: list[str] | None = None) -> int:
         "POSTGRES_DB": database,
         "CELERY_CPU_QUEUE": queue,
         "CELERY_STRONG_QUEUE": f"{queue}-strong",
-        "POSTGRES_CONN_MAX_AGE": "600",
         "PYTHONPATH": str(checkout),
     }
     commit = subprocess.run(

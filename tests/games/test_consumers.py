@@ -1,6 +1,7 @@
 """The game websocket on the real Redis channel layer."""
 
 import asyncio
+import threading
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -190,3 +191,23 @@ def test_a_refused_socket_ends_as_soon_as_its_client_leaves(path: str) -> None:
         return answer, socket.future.done()
 
     assert async_to_sync(refuse_and_leave)() == (4404, True)
+
+
+def test_sockets_share_a_bounded_pool_of_threads(alice) -> None:
+    """Every socket got a thread of its own (4000 sockets, 4000 threads); now they share the
+    server's pool."""
+    async_to_sync(_sockets_share_a_bounded_pool_of_threads)(alice)
+
+
+async def _sockets_share_a_bounded_pool_of_threads(alice) -> None:
+    token, player = await token_player(alice)
+    game = await new_local_game(player)
+    before = threading.active_count()
+    sockets = [communicator(f"/ws/games/{game.public_id}/", token) for _ in range(24)]
+    for socket in sockets:
+        assert (await socket.connect())[0]
+        await receive_until(socket, "state")
+    grown = threading.active_count() - before
+    for socket in sockets:
+        await socket.disconnect()
+    assert grown <= 12, f"{grown} more threads for {len(sockets)} sockets"
