@@ -471,3 +471,16 @@ def test_a_variant_that_is_not_an_object_names_the_field() -> None:
         games.create_local_game(player=ALICE, variant=["8x8"], undo_allowed=False)
     assert (caught.value.code, caught.value.field) == ("invalid", "variant")
     assert caught.value.message == "The variant must be a JSON object."
+
+
+def test_a_game_reads_with_redis_away(settings) -> None:
+    """Presence lives in Redis; a game's state still reads without it (seats not connected)."""
+    game = local_game()
+    presence.seat_connected(game_id=game.pk, colors=[0], connection="tab")
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
+    presence_store._redis.cache_clear()
+    try:
+        seats = state(game)["seats"]
+    finally:
+        presence_store._redis.cache_clear()
+    assert [seat["connected"] for seat in seats] == [False, False]
