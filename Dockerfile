@@ -20,7 +20,7 @@ RUN pip install --no-cache-dir --require-hashes -r /tmp/requirements.txt
 COPY --from=wheel /dist /tmp/dist
 RUN pip install --no-cache-dir --no-deps /tmp/dist/*.whl \
     && rm -r /tmp/dist /tmp/requirements.txt \
-    && django-admin collectstatic --noinput
+    && DJANGO_DEBUG=1 django-admin collectstatic --noinput
 
 USER reversi
 # The numba kernels, compiled once into the image's cache (owned by the user that reads it).

@@ -11,17 +11,20 @@ HOST ?= 127.0.0.1
 WEB_WORKERS ?= $(shell nproc)
 # The Celery workers: the quick levels (one process per core), and strong searches and hints
 # on their own queue, so a quick reply never waits behind them.
-SERVE_WORKERS = POSTGRES_CONN_MAX_AGE=600 $(BIN)/celery -A reversi_site worker --loglevel=info \
+SERVE_WORKERS = POSTGRES_POOL_SIZE=0 POSTGRES_CONN_MAX_AGE=600 $(BIN)/celery -A reversi_site worker --loglevel=info \
 		-Q celery,$${CELERY_CPU_QUEUE:-cpu} -n quick@%h & \
-	POSTGRES_CONN_MAX_AGE=600 $(BIN)/celery -A reversi_site worker --loglevel=info \
+	POSTGRES_POOL_SIZE=0 POSTGRES_CONN_MAX_AGE=600 $(BIN)/celery -A reversi_site worker --loglevel=info \
 		-Q $${CELERY_STRONG_QUEUE:-$${CELERY_CPU_QUEUE:-cpu}-strong} -c 1 -n strong@%h
 CHROMIUM ?= /usr/bin/chromium
+# Local development and the checks run with DEBUG on (the settings default to production, which
+# refuses to start without a secret key of its own); set DJANGO_DEBUG=0 to try production.
+export DJANGO_DEBUG ?= 1
 # Extra flags for `make lock`: LOCK_ARGS=--upgrade (every pin) or LOCK_ARGS="--upgrade-package django".
 LOCK_ARGS ?=
 LOCK := $(BIN)/uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes \
 	--quiet --custom-compile-command "make lock" $(LOCK_ARGS)
 
-.PHONY: run test lint typecheck test-python test-slow test-js bench bench-service lock \
+.PHONY: run test lint typecheck test-python test-slow test-js bench bench-service fault-test lock \
 	install install-dev install-js browser db clean
 
 # The steps of `make test` share one test database: never run them side by side (make -j).
@@ -68,12 +71,13 @@ db: install
 
 ## Set up and run the service in the foreground (Ctrl-C stops it all): WEB_WORKERS uvicorn
 ## processes (one per core by default) sharing the Redis channel layer, a Celery worker for the
-## quick levels and one for strong searches and hints.
+## quick levels, one for strong searches and hints, and Celery beat (the stalled-turn sweep).
 run: db
 	$(PY) -m ai_worker warmup
 	@echo "Reversi is running at http://$(HOST):$(PORT)/  (Ctrl-C stops web and workers)"
 	@trap 'kill 0' INT TERM; \
 	$(SERVE_WORKERS) & \
+	$(BIN)/celery -A reversi_site beat --loglevel=info --schedule $(VENV)/celerybeat-schedule & \
 	$(BIN)/uvicorn reversi_site.asgi:application --host $(HOST) --port $(PORT) \
 		--workers $(WEB_WORKERS) --no-access-log & \
 	wait
@@ -109,6 +113,11 @@ test-slow: install-dev
 
 bench: install
 	$(PY) -m benchmarks.engine
+
+## A private stack (PostgreSQL, Redis, daphne, worker, beat) plays games while its worker, Redis,
+## web server and database fail in turn; prints moves lost, games stuck, 500s for saved writes.
+fault-test: install-dev
+	$(PY) -m benchmarks.faults
 
 clean:
 	rm -rf $(VENV) node_modules staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis \

@@ -3,6 +3,7 @@
 import argparse
 import sys
 import time
+from pathlib import Path
 
 from ai_worker.engine import Board, IllegalMoveError, Variant, VariantError
 from ai_worker.engine.records import RecordError, read_obf
@@ -114,6 +115,69 @@ def run_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def add_train(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    from ai_worker.training.pipeline import Settings
+
+    defaults = Settings(folder=Path(), out=Path())
+    train = commands.add_parser(
+        "train",
+        help="train the pattern evaluation (resumable: stages are kept in --folder)",
+        description="Positions from random play and self-play, labelled by the exact solver"
+        " near the end and by searches one phase deep above, fitted by least squares per"
+        " phase from the end of the game back; the weights file goes to --out.",
+    )
+    train.add_argument("--folder", type=Path, default=Path(".training"), help="stage files")
+    train.add_argument("--out", type=Path, default=None, help="weights file to write")
+    train.add_argument("--seed", type=int, default=defaults.seed)
+    train.add_argument("--games", type=int, default=defaults.games)
+    train.add_argument(
+        "--positions",
+        type=int,
+        default=defaults.positions_per_phase,
+        help="positions labelled per phase",
+    )
+    train.add_argument(
+        "--exact-empties",
+        type=int,
+        default=defaults.exact_empties,
+        help="phases ending at this many empties or fewer are solved exactly",
+    )
+    train.add_argument(
+        "--depth",
+        type=int,
+        default=defaults.search_depth,
+        help="plies of the labelling searches (at least one phase)",
+    )
+    train.add_argument("--ridge", type=float, default=defaults.ridge)
+    train.add_argument("--iterations", type=int, default=defaults.iterations)
+    train.add_argument("--anti", action="store_true", help="weights for anti-reversi")
+    train.set_defaults(handler=run_train)
+
+
+def run_train(args: argparse.Namespace) -> int:
+    from ai_worker.training.pipeline import Settings, run
+    from ai_worker.weights import DATA
+
+    variant = "anti" if args.anti else "reversi"
+    settings = Settings(
+        folder=args.folder,
+        out=args.out or DATA / f"patterns-{variant}.bin",
+        seed=args.seed,
+        games=args.games,
+        positions_per_phase=args.positions,
+        exact_empties=args.exact_empties,
+        search_depth=args.depth,
+        ridge=args.ridge,
+        iterations=args.iterations,
+        anti=args.anti,
+    )
+    try:
+        run(settings, log=lambda line: print(line, flush=True))
+    except ValueError as error:
+        return _fail(str(error))
+    return 0
+
+
 def _add_position_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=2, help="2, 3 or 4")
     parser.add_argument("--board", default="8x8", help="6x6, 8x8, 10x10 or octagon")
@@ -164,6 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_perft(commands)
     add_solve(commands)
     add_play(commands)
+    add_train(commands)
     return parser
 
 

@@ -36,7 +36,7 @@ from ai_worker.engine import PASS, Board, Move, Variant
 from ai_worker.engine.records import read_obf
 from ai_worker.fast import generic
 from ai_worker.fast.api import Position, Searcher, SearchTables, root_order
-from ai_worker.fast.evaluation import HAND_WEIGHTS, HEURISTIC_LIMIT, INF, WIN_SCORE
+from ai_worker.fast.evaluation import HEURISTIC_LIMIT, INF, WIN_SCORE
 from ai_worker.fast.geometry import Geometry, cells_of, geometry_of
 from ai_worker.fast.searchstate import (
     ABORTED,
@@ -50,6 +50,7 @@ from ai_worker.fast.searchstate import (
     CPU_CLOCK as CPU_CLOCK,  # re-exported: callers choose the clock of a search
 )
 from ai_worker.levels import EASY, LEVELS, NORMAL, STRONG
+from ai_worker.weights import strong_weights
 
 DEFAULT_TIME_LIMIT = {EASY: 0.5, NORMAL: 2.0, STRONG: 1.5}
 EASY_RANDOM = 0.25
@@ -72,8 +73,11 @@ def _load_cuts(name: str) -> np.ndarray:
     return np.ascontiguousarray(fitted["cuts"], dtype=np.float64)
 
 
-# strong's midgame search: the hand-written evaluation and its Multi-ProbCut fit.
-STRONG_WEIGHTS = HAND_WEIGHTS
+# strong's midgame search: the trained pattern evaluation (``python -m ai_worker train``; the
+# hand-written one for anti-reversi and walls), loaded once per process, and the hand-written
+# evaluation's Multi-ProbCut fit (same scale; the patterns' shallow values predict deep ones
+# at least as well, so its cuts stay on the safe side).
+STRONG_WEIGHTS = strong_weights()
 STRONG_CUTS = _load_cuts("hand")
 _NEAR_END = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X"  # FFO #40
 

@@ -12,7 +12,9 @@ point, run in a subprocess, see ``old_engine``) for solves and matches. Sections
 - ``--endgame-set N``: strong at 1.5 s on the first N positions of the endgame test set
   (``benchmarks/data/strong-endgames.txt``): optimal moves and mean loss in discs.
 - ``--match strong:normal,normal:easy,strong:old-strong``: level matches from random openings,
-  both colours; ``old-<level>`` is that level of the old engine.
+  both colours; ``old-<level>`` is that level of the old engine, ``<level>@<commit>`` that
+  level of any commit's engine (``strong:strong@0290602`` pits the pattern evaluation against
+  the hand-written one of the commit before it, with the same search).
 
 With no section named, the bench runs perft, speed, FFO #40-#44 and the first-call latency.
 """
@@ -260,9 +262,9 @@ def play_match(
     on_game: Callable[[str], None] | None = None,
 ) -> MatchResult:
     """``games`` games from random openings of ``opening_plies`` moves, each opening played
-    twice with the colours swapped. A player is a level, or ``old-<level>`` for that level of
-    the engine of commit ``01d94f8`` (8x8 two-player games only). ``on_game`` gets a line
-    per finished game."""
+    twice with the colours swapped. A player is a level, ``old-<level>`` for that level of
+    the engine of commit ``01d94f8`` or ``<level>@<commit>`` for that of another commit (8x8
+    two-player games only). ``on_game`` gets a line per finished game."""
     wins = draws = losses = 0
     with _players(first, second) as (play_first, play_second):
         for game in range(games):
@@ -292,23 +294,32 @@ Player = Callable[[Board, float | None, int], Move]
 
 @contextmanager
 def _players(*names: str) -> Iterator[list[Player]]:
-    """A move function per player name; one old-engine process serves the old players."""
-    old: OldEngine | None = None
+    """A move function per player name; one process per older commit serves its players."""
+    engines: dict[str, OldEngine] = {}
     players: list[Player] = []
     try:
         for name in names:
-            level = name.removeprefix(OLD_PREFIX)
+            level, commit = _level_and_commit(name)
             if level not in LEVELS:
-                raise ValueError(f"{name!r} is neither a level nor old-<level>")
-            if name.startswith(OLD_PREFIX):
-                old = old or OldEngine()
-                players.append(_old_player(old, level))
-            else:
+                raise ValueError(f"{name!r} is neither a level, old-<level> nor <level>@<commit>")
+            if commit is None:
                 players.append(_player(level))
+            else:
+                if commit not in engines:
+                    engines[commit] = OldEngine(commit)
+                players.append(_old_player(engines[commit], level))
         yield players
     finally:
-        if old is not None:
-            old.close()
+        for engine in engines.values():
+            engine.close()
+
+
+def _level_and_commit(name: str) -> tuple[str, str | None]:
+    """The level of a player name and the commit of its engine (None: this one)."""
+    if name.startswith(OLD_PREFIX):
+        return name.removeprefix(OLD_PREFIX), BASELINE_COMMIT
+    level, at, commit = name.partition("@")
+    return level, commit if at else None
 
 
 def _player(level: str) -> Player:

@@ -20,7 +20,17 @@ CACHE = REPOSITORY / ".bench"
 BASELINE_COMMIT = "01d94f8"  # the engine issue 12 starts from
 _SERVER = """
 import json, sys
-from ai_worker.search import board_from_obf, choose_move
+from ai_worker.search import choose_move
+try:
+    from ai_worker.search import board_from_obf
+except ImportError:  # newer engines read OBF in their records package
+    from ai_worker.engine.records import read_obf as board_from_obf
+try:
+    from ai_worker.search import warmup
+except ImportError:  # older engines compile on their first move
+    pass
+else:
+    warmup()
 for line in sys.stdin:
     request = json.loads(line)
     board = board_from_obf(request["obf"])

@@ -42,7 +42,8 @@ def free_port() -> int:
 def commands(stack: str, port: int, queue: str) -> list[list[str]]:
     """The stack's processes: the web tier and the Celery workers (which keep their database
     connection, as ``make run``'s; the web processes open one per request)."""
-    celery = ["env", "POSTGRES_CONN_MAX_AGE=600", str(BIN / "celery"), "-A", "reversi_site"]
+    celery = ["env", "POSTGRES_POOL_SIZE=0", "POSTGRES_CONN_MAX_AGE=600", str(BIN / "celery")]
+    celery += ["-A", "reversi_site"]
     celery += ["worker", "--loglevel=warning"]
     celery += ["--without-gossip", "--without-mingle"]
     if stack == "daphne":
@@ -122,6 +123,12 @@ def main(argv: list[str] | None = None) -> int:
         "CELERY_CPU_QUEUE": queue,
         "CELERY_STRONG_QUEUE": f"{queue}-strong",
         "PYTHONPATH": str(checkout),
+        "DJANGO_DEBUG": os.environ.get("DJANGO_DEBUG", "1"),  # as `make run`
+        # Every player of the load test signs up and plays from this one address: the stack's
+        # rate limits per address would refuse them (the limits per player still hold).
+        "THROTTLE_AUTH": "100000/min",
+        "THROTTLE_WRITE": "100000/min",
+        "THROTTLE_GAME_CREATE": "100000/min",
     }
     commit = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], cwd=checkout, capture_output=True, text=True

@@ -8,7 +8,16 @@ from datetime import datetime, timedelta
 from ai_worker.levels import EASY, NORMAL, STRONG
 
 ABSENCE_BEFORE_TAKEOVER = timedelta(minutes=2)  # M3: a player away this long may be replaced
-CPU_TURN_STALLED_AFTER = timedelta(seconds=60)  # a CPU turn without its move is queued again
+# A CPU turn without its move this long is queued again (its task was lost: a worker killed, a
+# Redis restart, a send while Redis was down); the sweep looks every STALLED_TURN_SWEEP_EVERY, so
+# a lost turn moves again within 15 s. A repeated task costs nothing: the first to finish plays,
+# the other finds its ply gone (and a strong search takes 1.5 s, far below this).
+CPU_TURN_STALLED_AFTER = timedelta(seconds=10)
+STALLED_TURN_SWEEP_EVERY = timedelta(seconds=5)
+# A player's CPU games count as in progress while moved in the last CPU_GAME_IDLE_AFTER; at most
+# settings.CPU_GAMES_IN_PROGRESS_LIMIT of them: one client must not fill the CPU queue that
+# every player shares.
+CPU_GAME_IDLE_AFTER = timedelta(hours=1)
 
 # Redis broker priorities, 0 served first: a quick easy or normal reply never waits in the CPU
 # queue behind strong searches of 1.5 s. A game has at most one CPU task in flight, so a strong

@@ -1,4 +1,5 @@
-"""Celery tasks of the ``cpu`` queue: the CPU's move and the hint (thin wrappers).
+"""Celery tasks: the CPU's move and the hint (the ``cpu`` queue; thin wrappers), and the sweep of
+stalled CPU turns (the default queue, every few seconds by Celery beat).
 
 The search runs outside any database lock; the result is stored by a service that locks the
 game again and re-checks the ply, so a stale or repeated task does nothing. Their names are
@@ -9,6 +10,7 @@ import logging
 
 from celery import shared_task
 from celery.signals import worker_process_init, worker_ready
+from django.db import InterfaceError, OperationalError
 
 from ai_worker.search import choose_move, warmup
 from games import selectors
@@ -16,6 +18,16 @@ from games.services import cpu
 
 SOFT_TIME_LIMIT = 20
 HARD_TIME_LIMIT = 30
+# A database error mid-task (PostgreSQL restarting, a lock wait cut short) retries the task with
+# exponential back-off (1, 2, 4 ... at most 30 s, jittered); a repeat applies nothing twice.
+SEARCH_TASK_OPTIONS: dict = {
+    "soft_time_limit": SOFT_TIME_LIMIT,
+    "time_limit": HARD_TIME_LIMIT,
+    "autoretry_for": (OperationalError, InterfaceError),
+    "retry_backoff": 1,
+    "retry_backoff_max": 30,
+    "max_retries": 8,
+}
 
 logger = logging.getLogger(__name__)
 
@@ -27,12 +39,22 @@ def warm_up_search(**kwargs: object) -> None:
 
 
 @worker_ready.connect
-def requeue_stalled_cpu_turns(**kwargs: object) -> None:
+def requeue_stalled_cpu_turns_at_start(**kwargs: object) -> None:
     """A starting worker queues again the CPU turns whose task was lost (e.g. while none ran)."""
     logger.info("%d stalled CPU turns queued again", cpu.requeue_stalled_cpu_turns())
 
 
-@shared_task(soft_time_limit=SOFT_TIME_LIMIT, time_limit=HARD_TIME_LIMIT)
+@shared_task(time_limit=HARD_TIME_LIMIT)
+def sweep_stalled_cpu_turns() -> int:
+    """The periodic sweep (Celery beat, ``CELERY_BEAT_SCHEDULE``): queue again every CPU turn
+    whose task was lost; how many were queued."""
+    queued = cpu.requeue_stalled_cpu_turns()
+    if queued:
+        logger.warning("%d stalled CPU turns queued again", queued)
+    return queued
+
+
+@shared_task(**SEARCH_TASK_OPTIONS)
 def cpu_move(game_id: int, ply: int) -> bool:
     """Play the CPU's move of game ``game_id`` at ``ply``; False when that turn is gone."""
     job = selectors.cpu_job(game_id, ply)
@@ -44,7 +66,7 @@ def cpu_move(game_id: int, ply: int) -> bool:
     )
 
 
-@shared_task(soft_time_limit=SOFT_TIME_LIMIT, time_limit=HARD_TIME_LIMIT)
+@shared_task(**SEARCH_TASK_OPTIONS)
 def hint(game_id: int, ply: int) -> bool:
     """Compute the hint pending at ``ply`` (the strong CPU's move); False when it is stale."""
     job = selectors.hint_job(game_id, ply)

@@ -5,10 +5,15 @@ Defaults match a developer machine: PostgreSQL at 127.0.0.1:5432 as user ``root`
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
+from csp.constants import NONE, SELF
+
 from games.community.version import app_version
+from games.policy import STALLED_TURN_SWEEP_EVERY
 from games.shared.ids import PUBLIC_ID_SCHEMA
+from reversi_site.security import secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -26,8 +31,9 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DJANGO_DEBUG", True)
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "dev-only-insecure-key-change-me")
+# Production is the default: DEBUG is on only when DJANGO_DEBUG says so (`make run`, the tests).
+DEBUG = env_bool("DJANGO_DEBUG", False)
+SECRET_KEY = secret_key(os.environ.get("DJANGO_SECRET_KEY", ""), debug=DEBUG)
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list(
     "DJANGO_CSRF_TRUSTED_ORIGINS", "http://127.0.0.1:8000,http://localhost:8000"
@@ -44,6 +50,8 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "axes",
     "channels",
     "games",
     "games.accounts",
@@ -52,6 +60,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -60,6 +69,14 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: turns a login refused by django-axes into the lockout answer (429).
+    "axes.middleware.AxesMiddleware",
+]
+
+AUTHENTICATION_BACKENDS = [
+    # First: refuses any login of a locked-out username and address (django-axes).
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "reversi_site.urls"
@@ -85,6 +102,19 @@ TEMPLATES = [
 WSGI_APPLICATION = None
 ASGI_APPLICATION = "reversi_site.asgi.application"
 
+# A pool of PostgreSQL connections per process (psycopg_pool through Django's OPTIONS["pool"]):
+# the ASGI server runs each request and websocket call on a thread of its own, so without it a
+# burst takes one connection each until PostgreSQL refuses more. With it a request waits for a
+# free connection, up to POSTGRES_POOL_TIMEOUT seconds (then a 503). POSTGRES_POOL_SIZE=0 turns
+# it off: the Celery worker (prefork: a pool must not cross a fork) keeps one connection per
+# process instead (POSTGRES_CONN_MAX_AGE).
+POSTGRES_POOL_SIZE = int(os.environ.get("POSTGRES_POOL_SIZE", "10"))
+POSTGRES_POOL = {
+    "min_size": min(2, POSTGRES_POOL_SIZE),
+    "max_size": POSTGRES_POOL_SIZE,
+    "timeout": float(os.environ.get("POSTGRES_POOL_TIMEOUT", "5")),
+}
+
 DATABASES = {
     "default": {
         "ENGINE": "django.db.backends.postgresql",
@@ -93,9 +123,13 @@ DATABASES = {
         "PASSWORD": os.environ.get("POSTGRES_PASSWORD", ""),
         "HOST": os.environ.get("POSTGRES_HOST", "127.0.0.1"),
         "PORT": os.environ.get("POSTGRES_PORT", "5432"),
-        # 0 for the ASGI server (a thread per request); the Celery worker keeps its connection.
-        "CONN_MAX_AGE": int(os.environ.get("POSTGRES_CONN_MAX_AGE", "0")),
+        # With the pool, connections are the pool's (Django closes none, it returns them).
+        "CONN_MAX_AGE": 0
+        if POSTGRES_POOL_SIZE
+        else int(os.environ.get("POSTGRES_CONN_MAX_AGE", "0")),
+        # Checked before use: by the pool when it hands one out, else at each request's start.
         "CONN_HEALTH_CHECKS": True,
+        "OPTIONS": {"pool": POSTGRES_POOL} if POSTGRES_POOL_SIZE else {},
     }
 }
 
@@ -127,6 +161,17 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = True
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+
+# One cache for every process (web servers and workers): guest ids
+# (games.identity.mint_guest_id), throttle counters and login lockouts hold across all of them.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+        "KEY_PREFIX": "reversi-cache",
+    }
+}
 
 CHANNEL_LAYERS = {
     "default": {
@@ -162,17 +207,40 @@ CELERY_CPU_QUEUE = os.environ.get("CELERY_CPU_QUEUE", "cpu")
 # Strong searches and hints (games.policy.STRONG_QUEUE_LEVELS) have their own queue and worker,
 # so that a quick level never waits behind them; by default the quick queue's name + "-strong".
 CELERY_STRONG_QUEUE = os.environ.get("CELERY_STRONG_QUEUE", f"{CELERY_CPU_QUEUE}-strong")
+# Celery beat (`make run`, the compose file's `beat`) sends the sweep that queues again the CPU
+# turns whose task was lost; a sweep not taken before the next one is due is dropped.
+CELERY_BEAT_SCHEDULE = {
+    "sweep-stalled-cpu-turns": {
+        "task": "games.tasks.sweep_stalled_cpu_turns",
+        "schedule": STALLED_TURN_SWEEP_EVERY,
+        "options": {"expires": STALLED_TURN_SWEEP_EVERY.total_seconds()},
+    }
+}
 
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "games.shared.schema.ThrottledWritesSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     # JSON only: form and multipart bodies silently drop nested fields (a room's seats).
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # games.shared.parsers.JSONBodyParser: DRF's JSON parser with a size (413) and nesting limit.
+    "DEFAULT_PARSER_CLASSES": ["games.shared.parsers.JSONBodyParser"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "EXCEPTION_HANDLER": "games.shared.api.api_exception_handler",
+    # A guest's write must carry the CSRF token, as a signed-in session's does.
+    "DEFAULT_PERMISSION_CLASSES": ["games.shared.permissions.GuestWritesNeedCsrf"],
+    # Every write is throttled per account (or per client address for guests): the view's
+    # `throttle_scope` names its rate, "write" when it names none (games.shared.throttles).
+    "DEFAULT_THROTTLE_CLASSES": ["games.shared.throttles.WriteRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": {
+        "write": os.environ.get("THROTTLE_WRITE", "120/min"),
+        "auth": os.environ.get("THROTTLE_AUTH", "20/min"),
+        "game_create": os.environ.get("THROTTLE_GAME_CREATE", "30/min"),
+        "move": os.environ.get("THROTTLE_MOVE", "300/min"),
+        "room_create": os.environ.get("THROTTLE_ROOM_CREATE", "30/min"),
+        "community": os.environ.get("THROTTLE_COMMUNITY", "30/min"),
+    },
 }
 
 SPECTACULAR_SETTINGS = {
@@ -186,6 +254,10 @@ SPECTACULAR_SETTINGS = {
         "GameModeEnum": ["cpu", "local", "room"],
     },
     "PATH_CONVERTER_OVERRIDES": {"public_id": PUBLIC_ID_SCHEMA},
+    # Swagger UI from this server (drf-spectacular-sidecar), never from a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 LOGGING = {
@@ -193,4 +265,59 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+}
+
+# Security (README "Security"). Behind a reverse proxy that ends TLS, DJANGO_HTTPS (on by
+# default unless DEBUG) turns on HSTS, secure cookies and the redirect to https, and
+# DJANGO_PROXY_SSL_HEADER=1 trusts the proxy's X-Forwarded-Proto.
+HTTPS = env_bool("DJANGO_HTTPS", not DEBUG)
+SECURE_SSL_REDIRECT = HTTPS
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", 31536000 if HTTPS else 0))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", HTTPS)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", HTTPS)
+if env_bool("DJANGO_PROXY_SSL_HEADER", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# The health check answers plain http from inside the container network.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SESSION_COOKIE_HTTPONLY = True
+# Debug pages (DEBUG on) hide every setting that holds an address or a password, not only keys.
+DEFAULT_EXCEPTION_REPORTER_FILTER = "reversi_site.security.SecretsHidingFilter"
+X_FRAME_OPTIONS = "DENY"
+
+# CPU games in progress per player (games.policy.CPU_GAME_IDLE_AFTER); raise it for a load
+# test that plays many games on one account.
+CPU_GAMES_IN_PROGRESS_LIMIT = int(os.environ.get("CPU_GAMES_IN_PROGRESS_LIMIT", "5"))
+
+# How many reverse proxies stand in front of the app: the client's address is the one the
+# outermost trusted proxy saw (X-Forwarded-For, read by django-ipware). 0: REMOTE_ADDR.
+TRUSTED_PROXY_COUNT = int(os.environ.get("DJANGO_TRUSTED_PROXY_COUNT", "0"))
+
+# Login lockout (django-axes): a username is locked for one client address after
+# AXES_FAILURE_LIMIT wrong passwords, for AXES_COOLOFF_TIME; counters live in the cache.
+AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "games.shared.clients.client_ip"
+AXES_LOCKOUT_CALLABLE = "games.accounts.lockout.lockout_response"
+AXES_VERBOSE = False
+
+# Content Security Policy (django-csp): scripts, styles and connections from this site only;
+# no inline script or style anywhere.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
 }

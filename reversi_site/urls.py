@@ -5,6 +5,8 @@ from django.urls import include, path, re_path
 
 from games.shared.api import unknown_endpoint
 
+handler500 = "games.shared.api.server_error"
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("games.api.urls")),

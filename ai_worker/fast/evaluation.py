@@ -20,6 +20,7 @@ from ai_worker.fast.bitboard import (
     stable_discs,
 )
 from ai_worker.fast.intrinsics import popcount
+from ai_worker.fast.patterns import PHASES, TABLE_SIZE, pattern_score
 
 WIN_SCORE = 20000
 HEURISTIC_LIMIT = WIN_SCORE - 1000  # every heuristic value lies within +-HEURISTIC_LIMIT
@@ -32,13 +33,47 @@ W_C = -80
 # Where each weight sits in a weights array of ``evaluate``.
 CORNER, X_SQUARE, C_SQUARE, MOBILITY, FRONTIER, STABLE, DISC, PARITY = range(8)
 HAND_WEIGHTS = np.array([W_CORNER, W_X, W_C, 70, 25, 90, 10, 120], dtype=np.int64)
+N_HAND = len(HAND_WEIGHTS)
+SET_WORDS = -(-PHASES * TABLE_SIZE // 4)
+"""int64 words holding one set of pattern tables (``PHASES * TABLE_SIZE`` int16 values)."""
+
+
+def pattern_weights(reversi: np.ndarray, anti: np.ndarray | None = None) -> np.ndarray:
+    """The weights vector of the pattern evaluation: ``HAND_WEIGHTS``, then the int16 tables
+    (``PHASES`` x ``TABLE_SIZE``) of reversi and, when given, of anti-reversi, packed four to
+    an int64. Positions with walls, and anti-reversi without tables, get the hand-written
+    evaluation."""
+    sets = [reversi] if anti is None else [reversi, anti]
+    words = np.zeros(N_HAND + SET_WORDS * len(sets), dtype=np.int64)
+    words[:N_HAND] = HAND_WEIGHTS
+    packed = words[N_HAND:].view(np.int16)
+    for k, tables in enumerate(sets):
+        if tables.shape != (PHASES, TABLE_SIZE):
+            raise ValueError(f"pattern tables must have shape {(PHASES, TABLE_SIZE)}")
+        start = k * SET_WORDS * 4
+        packed[start : start + PHASES * TABLE_SIZE] = tables.ravel()
+    return words
 
 
 @njit(cache=True)
 def evaluate(player, opponent, walls, anti, weights):
-    """Heuristic value of a position for the side to move with a weights array such as
-    ``HAND_WEIGHTS``: mobility, potential mobility (frontier), corners, X/C squares next to
-    empty corners, stable discs, parity. Every leaf of the 8x8 search is valued here."""
+    """Heuristic value of a position for the side to move. Every leaf of the 8x8 search is
+    valued here, by the pattern tables of a ``pattern_weights`` vector when it has some for
+    the position (``patterns``), else by ``hand_evaluate``."""
+    if weights.shape[0] > N_HAND and walls == 0:
+        sets = (weights.shape[0] - N_HAND) // SET_WORDS
+        if anti < sets:
+            start = (N_HAND + anti * SET_WORDS) * 4
+            score = pattern_score(player, opponent, weights.view(np.int16), start)
+            return max(-HEURISTIC_LIMIT, min(HEURISTIC_LIMIT, score))
+    return hand_evaluate(player, opponent, walls, anti, weights)
+
+
+@njit(cache=True)
+def hand_evaluate(player, opponent, walls, anti, weights):
+    """The hand-written evaluation with its ``HAND_WEIGHTS`` (the first ``N_HAND`` values
+    of ``weights``): mobility, potential mobility (frontier), corners, X/C squares next to
+    empty corners, stable discs, parity."""
     empties = ~(player | opponent | walls)
     n_empty = popcount(empties)
     positional = weights[CORNER] * (popcount(player & CORNERS) - popcount(opponent & CORNERS))

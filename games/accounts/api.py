@@ -6,7 +6,6 @@ from django.db import IntegrityError, transaction
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
-from rest_framework.authentication import SessionAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -16,6 +15,7 @@ from games.accounts import selectors
 from games.public import GUEST_SESSION_KEY
 from games.shared.api import StrictSerializer, validated, with_errors
 from games.shared.errors import NotFound, ServiceError
+from games.shared.permissions import enforce_csrf
 
 PROFILE_SCHEMA = inline_serializer(
     "PlayerProfile",
@@ -73,6 +73,7 @@ class SignupView(APIView):
 
     authentication_classes: list = []
     permission_classes: list = []
+    throttle_scope = "auth"
 
     @extend_schema(
         request=SignupSerializer, responses=with_errors({201: OpenApiTypes.OBJECT}, 400, 403)
@@ -81,7 +82,7 @@ class SignupView(APIView):
         data = validated(SignupSerializer, request.data)
         guest = bool(request.session.get(GUEST_SESSION_KEY))
         if guest:
-            SessionAuthentication().enforce_csrf(request)
+            enforce_csrf(request)
         user_model = get_user_model()
         candidate = user_model(username=data["username"])
         try:
@@ -96,7 +97,7 @@ class SignupView(APIView):
         except IntegrityError as error:
             raise ServiceError("username_taken", field="username") from error
         if guest:
-            login(request, user)
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         token = Token.objects.create(user=user)
         return Response(
             {"token": token.key, "user": {"id": user.pk, "username": user.username}},
@@ -109,13 +110,16 @@ class TokenView(APIView):
 
     authentication_classes: list = []
     permission_classes: list = []
+    throttle_scope = "auth"
 
     @extend_schema(
         request=CredentialsSerializer, responses=with_errors({200: OpenApiTypes.OBJECT}, 400)
     )
     def post(self, request: Request) -> Response:
         data = validated(CredentialsSerializer, request.data)
-        user = authenticate(request, username=data["username"], password=data["password"])
+        # Django's request: django-axes marks a locked-out login on it, and its middleware
+        # answers 429 (games.accounts.lockout).
+        user = authenticate(request._request, username=data["username"], password=data["password"])
         if user is None:
             raise ServiceError("invalid_credentials")
         token, _ = Token.objects.get_or_create(user=user)

@@ -4,13 +4,16 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from games.accounts import api, views
+from games.shared.throttles import throttled_form
 
 urlpatterns = [
-    path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/signup/", throttled_form("auth")(views.signup), name="signup"),
     path(
         "accounts/login/",
-        auth_views.LoginView.as_view(
-            template_name="accounts/login.html", redirect_authenticated_user=True
+        throttled_form("auth")(
+            auth_views.LoginView.as_view(
+                template_name="accounts/login.html", redirect_authenticated_user=True
+            )
         ),
         name="login",
     ),

@@ -3,8 +3,6 @@ the shape ``games.presenters`` builds."""
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
-from rest_framework.authentication import SessionAuthentication
-from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -30,10 +28,12 @@ GAMES_LISTED = 50
 
 
 def request_player(request: Request, *, create: bool) -> Player | None:
-    """The account or guest behind a request; a guest's writes must pass the CSRF check."""
-    if not request.user.is_authenticated and request.method not in SAFE_METHODS:
-        SessionAuthentication().enforce_csrf(request)
-    return player_from_session(request.user, request.session, create=create)
+    """The account or guest behind a request (a guest's writes passed the CSRF check:
+    ``games.shared.permissions.GuestWritesNeedCsrf``)."""
+    browser_key = request.META.get("CSRF_COOKIE", "")  # the CSRF secret, checked already
+    return player_from_session(
+        request.user, request.session, create=create, browser_key=browser_key
+    )
 
 
 def seated_player(request: Request) -> Player:
@@ -46,6 +46,8 @@ def seated_player(request: Request) -> Player:
 
 class GameListView(APIView):
     """``GET``: my games (``?status=active``); ``POST``: a game versus the CPU or hot-seat."""
+
+    throttle_scope = "game_create"
 
     @extend_schema(
         operation_id="games_list",
@@ -92,6 +94,8 @@ class GameDetailView(APIView):
 class MoveView(APIView):
     """Play a move at the ply the client has seen; 409 when that ply is stale."""
 
+    throttle_scope = "move"
+
     @extend_schema(
         request=MoveSerializer,
         responses=with_errors({201: GameStateSerializer}, 400, 403, 404, 409),
@@ -110,6 +114,8 @@ class MoveView(APIView):
 
 class UndoView(APIView):
     """G1: take back your last move (and the CPU's replies)."""
+
+    throttle_scope = "move"
 
     @extend_schema(request=None, responses=with_errors({200: GameStateSerializer}, 400, 403, 404))
     def post(self, request: Request, public_id: str) -> Response:
@@ -159,6 +165,8 @@ class TakeoverView(APIView):
 class RoomCreateView(APIView):
     """M3/M4: open a room; share its ``url``; the creator takes the first person's seat."""
 
+    throttle_scope = "room_create"
+
     @extend_schema(
         request=RoomCreateSerializer, responses=with_errors({201: RoomStateSerializer}, 400, 403)
     )
@@ -200,6 +208,8 @@ class RoomJoinView(APIView):
 
 class RoomRematchView(APIView):
     """After the game: a new room with colours swapped (rotated with 3-4 players)."""
+
+    throttle_scope = "room_create"
 
     @extend_schema(
         request=None,

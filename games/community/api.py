@@ -67,6 +67,8 @@ class SiteView(APIView):
 class RatingView(APIView):
     """The one-button rating (C2): one per visitor, a second post changes it."""
 
+    throttle_scope = "community"
+
     @extend_schema(
         request=RatingInputSerializer,
         responses=with_errors({200: SiteSerializer}, 400),
@@ -81,6 +83,8 @@ class RatingView(APIView):
 
 class CommentListView(APIView):
     """Published comments with their replies (C3), and posting a comment or reply."""
+
+    throttle_scope = "community"
 
     pagination_class = CommunityPagination
 
@@ -106,6 +110,8 @@ class CommentListView(APIView):
 class CommentReportView(APIView):
     """Anyone can report a published comment, with a reason."""
 
+    throttle_scope = "community"
+
     @extend_schema(
         request=ReasonInputSerializer,
         responses=with_errors({201: StatusSerializer}, 400, 404, 429),
@@ -121,6 +127,8 @@ class CommentReportView(APIView):
 
 class BugReportView(APIView):
     """Send a bug report (C4); only moderators can ever read it, so nothing is echoed."""
+
+    throttle_scope = "community"
 
     @extend_schema(
         request=BugReportInputSerializer,

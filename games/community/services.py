@@ -39,7 +39,8 @@ from games.shared.errors import Conflict, Forbidden, NotFound, RateLimited, Serv
 
 @dataclass(frozen=True)
 class RateLimit:
-    """At most ``per_visitor`` and ``per_ip`` posts in ``window_seconds``."""
+    """At most ``per_visitor`` posts of one visitor and ``per_ip`` guest posts of one client
+    address in ``window_seconds``."""
 
     per_visitor: int
     per_ip: int
@@ -314,15 +315,19 @@ def _locked_bug_report(bug_report_id: int) -> BugReport:
 
 
 def _enforce_rate_limit(queryset: models.QuerySet, visitor: Visitor, kind: str) -> None:
-    """Refuse a post over the visitor's or the IP's limit; serialised per visitor and IP with
-    transaction-scoped advisory locks so concurrent posts cannot both slip through."""
+    """Refuse a post over the visitor's limit (an account's, or a guest's session's) or, for a
+    guest, over the guest posts of its client address (a guest who drops the session cookie
+    is still counted; accounts on the same address are not held back by it). Serialised per
+    visitor and address with transaction-scoped advisory locks, so concurrent posts cannot
+    both slip through."""
     limit = rate_limit(kind)
     since = timezone.now() - timedelta(seconds=limit.window_seconds)
-    checks = [(f"visitor:{visitor.key}", {"visitor_key": visitor.key}, limit.per_visitor)]
-    if visitor.ip_address:
-        checks.append(
-            (f"ip:{visitor.ip_address}", {"ip_address": visitor.ip_address}, limit.per_ip)
-        )
+    checks: list[tuple[str, dict[str, object], int]] = [
+        (f"visitor:{visitor.key}", {"visitor_key": visitor.key}, limit.per_visitor)
+    ]
+    if visitor.ip_address and visitor.user_id is None:
+        guests_of_address = {"ip_address": visitor.ip_address, "user__isnull": True}
+        checks.append((f"ip:{visitor.ip_address}", guests_of_address, limit.per_ip))
     with connection.cursor() as cursor:
         for lock_name, _filter, _count in checks:
             cursor.execute(

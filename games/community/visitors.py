@@ -6,6 +6,8 @@ from typing import Literal, overload
 from django.http import HttpRequest
 from django.utils.crypto import salted_hmac
 
+from games.shared.clients import client_ip
+
 USER_AGENT_MAX_LENGTH = 512
 
 
@@ -52,7 +54,7 @@ def visitor_from_request(request: HttpRequest, *, create_session: bool = True) -
     return Visitor(
         key=key,
         user_id=user_id,
-        ip_address=request.META.get("REMOTE_ADDR") or None,
+        ip_address=client_ip(request),
         user_agent=request.META.get("HTTP_USER_AGENT", "")[:USER_AGENT_MAX_LENGTH],
     )
 

@@ -30,7 +30,8 @@ def apply_cpu_move(*, game_id: int, ply: int, position: str, notation: str) -> b
 
 
 def request_hint(*, player: Player, game_id: int) -> Game:
-    """G2: ask a worker for the strong CPU's move in the current position (once per ply)."""
+    """G2: ask a worker for the strong CPU's move in the current position (counted once per ply;
+    asked again while it is pending, the search is sent again)."""
     with transaction.atomic():
         game = steps.locked_game(game_id=game_id)
         mine = steps.colors_of(game=game, player=player)
@@ -41,6 +42,8 @@ def request_hint(*, player: Player, game_id: int) -> Game:
         if board.turn not in mine:
             raise ServiceError("not_your_turn", color=COLOR_NAMES[board.turn])
         if game.hint and game.hint["ply"] == game.ply:
+            if not game.hint["move"]:  # asked again while pending: its task may have been lost
+                events.send_search(game=game, search=events.Search(events.HINT_TASK, HINT_LEVEL))
             return game
         game.hint = {"ply": game.ply, "move": None}
         game.hint_count += 1

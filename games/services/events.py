@@ -5,6 +5,13 @@ Order: a change's event leaves before the search it triggers is queued (one ``on
 callback does both, in that order), so a worker that answers at once still publishes after it.
 Each event is serialized here, once: a move event is the same text for every viewer; an event
 with the whole state has one text per distinct view (each seat holder's, and the spectators').
+
+Sending is ``robust``: when Redis is down the write is saved all the same and answered; the
+failure is logged, and what could not leave is recovered: a viewer sees the gap in versions on
+its next event and resyncs (or gets the full state when its socket reconnects), and a CPU turn
+whose search never left is queued again by the stalled-turn sweep
+(``games.tasks.sweep_stalled_cpu_turns``). A lost hint is asked for again
+(``games.services.cpu.request_hint``).
 """
 
 import json
@@ -58,11 +65,13 @@ def announce(*, game: Game, kind: str, board: Board, search: Search | None = Non
     queue = _search_sender(game, search) if search else None
 
     def deliver() -> None:
-        async_to_sync(get_channel_layer().group_send)(group, message)
-        if queue:
-            queue()
+        try:
+            async_to_sync(get_channel_layer().group_send)(group, message)
+        finally:  # the search leaves even when the event could not
+            if queue:
+                queue()
 
-    transaction.on_commit(deliver)
+    transaction.on_commit(deliver, robust=True)
 
 
 def announce_presence(*, game: Game) -> None:
@@ -75,7 +84,7 @@ def announce_presence(*, game: Game) -> None:
 def send_search(*, game: Game, search: Search) -> None:
     """Queue ``search`` of the game at its current ply once the transaction commits (a search
     that no event announces, e.g. a stalled CPU turn queued again)."""
-    transaction.on_commit(_search_sender(game, search))
+    transaction.on_commit(_search_sender(game, search), robust=True)
 
 
 def group_message(game: Game, *, kind: str, board: Board) -> GroupMessage:

@@ -3,7 +3,8 @@ that rooms and CPU turns share (a new game, its start, a recorded move, the end)
 
 import random
 
-from django.db import transaction
+from django.conf import settings
+from django.db import connection, transaction
 from django.utils import timezone
 
 from ai_worker.engine import (
@@ -15,7 +16,7 @@ from ai_worker.engine import (
     Variant,
     VariantError,
 )
-from games import presenters
+from games import policy, presenters
 from games.identity import Player
 from games.models import Game, Seat
 from games.models import Move as MoveRecord
@@ -35,6 +36,7 @@ def create_cpu_game(
     parsed = parse_variant(data=variant, seed=seed)
     human = steps.color_index(color=color, players=parsed.players, rng=random.Random(seed))
     with transaction.atomic():
+        _refuse_too_many_cpu_games(player=player)
         game = new_game(mode=Game.Mode.CPU, variant=parsed, seed=seed, undo_allowed=undo_allowed)
         for index in range(parsed.players):
             if index == human:
@@ -43,6 +45,24 @@ def create_cpu_game(
                 Seat.objects.create(game=game, color=index, kind=Seat.Kind.CPU, level=level)
         start(game=game)
     return game
+
+
+def _refuse_too_many_cpu_games(*, player: Player) -> None:
+    """``Conflict`` when the player has ``settings.CPU_GAMES_IN_PROGRESS_LIMIT`` CPU games in
+    progress;
+    serialised per player (an advisory lock held to the end of the transaction), so
+    concurrent creations cannot all slip through."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"cpu-games:{player}"])
+    in_progress = Game.objects.filter(
+        pk__in=Seat.objects.filter(player.seat_filter).values("game_id"),
+        mode=Game.Mode.CPU,
+        status=Game.Status.ACTIVE,
+        updated_at__gte=timezone.now() - policy.CPU_GAME_IDLE_AFTER,
+    ).count()
+    limit = settings.CPU_GAMES_IN_PROGRESS_LIMIT
+    if in_progress >= limit:
+        raise Conflict("too_many_cpu_games", limit=limit)
 
 
 def create_local_game(*, player: Player, variant: object, undo_allowed: bool) -> Game:
@@ -76,12 +96,16 @@ def parse_variant(*, data: object, seed: int) -> Variant:
 
 
 def play_move(*, player: Player, game_id: int, notation: str, ply: int) -> Game:
-    """A person's move at ``ply`` (the ply their client saw); passes that follow are automatic."""
+    """A person's move at ``ply`` (the ply their client saw); passes that follow are automatic.
+
+    The same move sent again for a ply it was played at answers the game as it is now."""
     with transaction.atomic():
         game = steps.locked_game(game_id=game_id)
         mine = steps.colors_of(game=game, player=player)
         steps.require_active(game=game)
         if ply != game.ply:
+            if repeats_saved_move(game=game, colors=mine, ply=ply, notation=notation):
+                return game  # a request retried after its answer was lost: it is done
             raise Conflict("stale_ply", field="ply", ply=game.ply, sent=ply)
         board = Board.from_text(game.position)
         if board.turn not in mine:
@@ -173,6 +197,17 @@ def start(*, game: Game) -> None:
     board = Board.from_text(game.position)
     settle(game=game, board=board)
     steps.commit(game=game, board=board, kind="started", fields=PLAY_FIELDS)
+
+
+def repeats_saved_move(*, game: Game, colors: set[int], ply: int, notation: str) -> bool:
+    """Whether ``notation`` at ``ply`` is the move one of ``colors`` played there: a retried
+    request (the server died before answering, the network dropped the answer) is answered
+    as done, never played twice."""
+    try:
+        move = Move.from_notation(notation)
+    except IllegalMoveError:
+        return False
+    return game.moves.filter(ply=ply, notation=str(move), color__in=colors).exists()
 
 
 def parse_move(*, notation: str) -> Move:

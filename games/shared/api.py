@@ -1,19 +1,43 @@
 """The API's shared parts: the error envelope ``{"error": {"code", "message", "field"}}``, its
-exception handler and schema, the strict input serializer and input validation."""
+exception handler and schema, the strict input serializer and input validation, and the answers
+for unknown addresses and server errors under ``/api/``."""
 
+import logging
+import math
+import sys
 from collections.abc import Mapping
 from typing import Any, ClassVar, get_type_hints
 
+import kombu.exceptions
+import redis.exceptions
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.http import Http404, HttpRequest, JsonResponse
+from django.core.exceptions import RequestDataTooBig
+from django.db import InterfaceError, OperationalError
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext
+from django.views import defaults
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, serializers
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from games.shared.errors import MESSAGES, RateLimited, ServiceError
+from games.shared.errors import MESSAGES, PayloadTooLarge, ServiceError, Unavailable
 
 ErrorBody = dict[str, dict[str, str | None]]
+
+# The database or Redis cannot be reached (or the connection pool has no connection free in
+# time: psycopg_pool's PoolTimeout arrives as Django's OperationalError): a 503, retry soon.
+OUTAGES: tuple[type[Exception], ...] = (
+    OperationalError,
+    InterfaceError,
+    redis.exceptions.ConnectionError,
+    redis.exceptions.TimeoutError,
+    kombu.exceptions.OperationalError,
+)
+RETRY_AFTER_OUTAGE = 5  # seconds, the Retry-After of a 503
+
+logger = logging.getLogger(__name__)
 
 
 def error_body(code: str, message: str, field: str | None = None) -> ErrorBody:
@@ -39,14 +63,17 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     """The API's exception handler (``REST_FRAMEWORK["EXCEPTION_HANDLER"]``).
 
     Service errors and DRF's own exceptions (Django's 404 and PermissionDenied included) become
-    ``error_body`` with their status and headers (``Retry-After``, ``WWW-Authenticate``);
-    anything else propagates (a 500).
+    ``error_body`` with their status and headers (``Retry-After``, ``WWW-Authenticate``); a
+    body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` is a 413; an outage of the database or Redis is a
+    503 with ``Retry-After``; anything else propagates (a 500, answered by ``server_error``).
     """
+    if isinstance(exc, RequestDataTooBig):
+        exc = PayloadTooLarge("body_too_large", limit=settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+    elif isinstance(exc, OUTAGES):
+        logger.warning("outage answered 503: %r", exc)
+        exc = Unavailable(retry_after=RETRY_AFTER_OUTAGE)
     if isinstance(exc, ServiceError):
-        response = Response(error_body(exc.code, exc.message, exc.field), status=exc.status_code)
-        if isinstance(exc, RateLimited):
-            response["Retry-After"] = str(exc.retry_after)
-        return response
+        return service_error_response(exc)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
@@ -56,11 +83,24 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         return None
     if isinstance(exc, exceptions.ParseError):
         answer.data = error_body("malformed_json", str(exc.detail))
+    elif isinstance(exc, exceptions.Throttled):
+        seconds = math.ceil(getattr(exc, "wait", None) or 1)
+        answer.data = error_body("throttled", str(MESSAGES["throttled"]) % {"seconds": seconds})
+        answer["Retry-After"] = str(seconds)
     else:
         field, detail = _first_error(exc.detail)
         code = getattr(detail, "code", None) or exc.default_code
         answer.data = error_body(str(code), str(detail), field)
     return answer
+
+
+def service_error_response(exc: ServiceError) -> Response:
+    """A service error as the envelope, with its status and ``Retry-After`` when it has one."""
+    response = Response(error_body(exc.code, exc.message, exc.field), status=exc.status_code)
+    retry_after = getattr(exc, "retry_after", None)
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
+    return response
 
 
 def _first_error(detail: object, path: tuple[str, ...] = ()) -> tuple[str | None, object]:
@@ -116,10 +156,28 @@ def validated(serializer_class: type[serializers.Serializer[Any]], data: object)
     return serializer.validated_data
 
 
+@csrf_exempt  # nothing is done here, so a POST needs no CSRF token to learn that
 def unknown_endpoint(request: HttpRequest, path: str) -> JsonResponse:
-    """Any other address under ``/api/``: a JSON 404 (not the HTML page, not a slash redirect)."""
+    """Any other address under ``/api/``: a JSON 404 (not the HTML page, not a slash redirect,
+    not the CSRF page for a POST)."""
     message = gettext("No API endpoint here; API addresses end with a slash.")
     return JsonResponse(error_body("not_found", message), status=404)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """The site's ``handler500``: under ``/api/`` the envelope (503 with ``Retry-After`` for an
+    outage, else 500), elsewhere Django's page. Errors of a DRF view never reach it (its
+    exception handler answers outages); this covers the rest (middleware, plain views)."""
+    if not request.path.startswith("/api/"):
+        return defaults.server_error(request)
+    error = sys.exc_info()[1]
+    if isinstance(error, OUTAGES):
+        unavailable = Unavailable(retry_after=RETRY_AFTER_OUTAGE)
+        response = JsonResponse(error_body(unavailable.code, unavailable.message), status=503)
+        response["Retry-After"] = str(RETRY_AFTER_OUTAGE)
+        return response
+    failure = ServiceError("server_error")
+    return JsonResponse(error_body(failure.code, failure.message), status=500)
 
 
 class ShapeSerializer(serializers.Serializer[Any]):

@@ -17,6 +17,17 @@ from django.utils.translation import pgettext_lazy
 MESSAGES: Mapping[str, Promise] = {
     # requests
     "unknown_field": _("Unknown field."),
+    "nested_too_deep": _("The JSON body is nested too deeply: at most %(limit)d levels."),
+    "body_too_large": _("The request body is too large: at most %(limit)d bytes."),
+    "service_unavailable": _(
+        "The service is briefly unavailable. Please try again in %(seconds)d seconds."
+    ),
+    "server_error": _("Something went wrong on the server. Please try again later."),
+    "throttled": _("Too many requests: please wait %(seconds)d s and try again."),
+    "csrf_failed": _(
+        "The CSRF token is missing or wrong: send the csrftoken cookie's value in the "
+        "X-CSRFToken header (or reload the page and send the form again)."
+    ),
     # games and rooms
     "not_found": _("This game or room does not exist."),
     "invalid": _("The variant must be a JSON object."),
@@ -32,6 +43,10 @@ MESSAGES: Mapping[str, Promise] = {
     "not_your_turn": _("It is not your turn: %(color)s is to move."),
     "game_over": _("The game is over."),
     "waiting_for_players": _("The game starts when every seat is taken."),
+    "too_many_cpu_games": _(
+        "You already have %(limit)d games against the CPU in progress: finish or resign one "
+        "before you start another."
+    ),
     "undo_not_available": _("Undo is not available in online rooms."),
     "undo_disabled": _("Undo was not enabled when this game was set up."),
     "nothing_to_undo": _("You have no move to take back."),
@@ -55,6 +70,10 @@ MESSAGES: Mapping[str, Promise] = {
     "weak_password": _("Choose another password: %(reasons)s"),
     "username_taken": _("This username is taken."),
     "invalid_credentials": _("Wrong username or password."),
+    "locked_out": _(
+        "Too many wrong passwords for this account from your connection: try again in "
+        "%(minutes)d minutes."
+    ),
     # community
     "invalid_rating": _("Choose one of: %(choices)s."),
     "invalid_action": _("Unknown moderation action."),
@@ -147,6 +166,22 @@ class Conflict(ServiceError):
     current state (HTTP 409)."""
 
     status_code = 409
+
+
+class PayloadTooLarge(ServiceError):
+    """The request body is over the size limit (HTTP 413)."""
+
+    status_code = 413
+
+
+class Unavailable(ServiceError):
+    """The database or Redis cannot be reached just now (HTTP 503, with ``Retry-After``)."""
+
+    status_code = 503
+
+    def __init__(self, *, retry_after: int) -> None:
+        super().__init__("service_unavailable", seconds=retry_after)
+        self.retry_after = retry_after
 
 
 class RateLimited(ServiceError):

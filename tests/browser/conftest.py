@@ -6,7 +6,6 @@ pytest-django's ``live_server`` is WSGI (no websockets), so the ASGI server runs
 """
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -23,6 +22,8 @@ from django.db import connection
 from playwright.sync_api import Browser, Page, sync_playwright
 from pytest_django import DjangoDbBlocker
 
+from tests.servers import free_port, stop
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -34,12 +35,6 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 SERVER_START_SECONDS = 60
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def _wait_until_serving(url: str, process: subprocess.Popen) -> None:
@@ -54,15 +49,6 @@ def _wait_until_serving(url: str, process: subprocess.Popen) -> None:
         except OSError:
             time.sleep(0.2)
     raise RuntimeError(f"the server did not answer {url} in {SERVER_START_SECONDS} s")
-
-
-def _stop(process: subprocess.Popen) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
 
 
 @pytest.fixture(scope="package")
@@ -127,7 +113,7 @@ def server_sql(server_database: str):
 
 
 def _serve(database: str) -> Iterator[str]:
-    port = _free_port()
+    port = free_port()
     # A private CPU queue: a worker of another checkout or of `make run` on the same Redis
     # database never takes these tasks, and no earlier run left tasks in it.
     cpu_queue = f"cpu-browser-{uuid.uuid4().hex}"
@@ -180,8 +166,8 @@ def _serve(database: str) -> Iterator[str]:
             _wait_until_serving(f"{url}/healthz", web)
             yield url
         finally:
-            _stop(worker)
-            _stop(web)
+            stop(worker)
+            stop(web)
             store = redis.Redis.from_url(settings.REDIS_URL)
             for pattern in (f"{cpu_queue}*", f"_kombu.binding*.{cpu_queue}*"):
                 for key in store.scan_iter(match=pattern):

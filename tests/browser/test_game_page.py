@@ -156,7 +156,8 @@ def first_move_as_drawn(page: Page) -> dict:
     start_game(page, opponent="local")
     page.evaluate(WATCH_FIRST_MOVE)
     page.click('#board [data-square="f5"]')
-    return page.wait_for_function("window.firstMoveSeen").json_value()
+    # A function, not an expression: the page's CSP forbids evaluating a string.
+    return page.wait_for_function("() => window.firstMoveSeen").json_value()
 
 
 def test_flips_are_instant_under_reduced_motion(new_page) -> None:

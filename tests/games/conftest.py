@@ -3,6 +3,7 @@
 from collections.abc import Iterator
 
 import pytest
+import redis
 from channels.layers import channel_layers
 from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
@@ -33,6 +34,16 @@ def fresh_channel_layer() -> Iterator[None]:
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+@pytest.fixture(autouse=True)
+def fresh_rate_limits() -> None:
+    """Every test starts with no throttle counts or login failures (they live in the shared
+    Redis cache, under its key prefix; the queues and channels beside them stay)."""
+    store = redis.Redis.from_url(django_settings.CACHES["default"]["LOCATION"])
+    prefix = django_settings.CACHES["default"]["KEY_PREFIX"]
+    for key in store.scan_iter(match=f"{prefix}:*"):
+        store.delete(key)
 
 
 @pytest.fixture(autouse=True)

@@ -3,10 +3,8 @@
 import asyncio
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,25 +18,18 @@ from websockets.asyncio.client import connect
 
 from games import selectors
 from games.models import Game
+from tests.servers import daphne, stop
 
 BIN = Path(sys.executable).parent
 REPLY_TIMEOUT = 60
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture
 def live_server_url(transactional_db: None) -> Iterator[str]:
     """daphne and a solo-pool Celery worker on the test database and this suite's Redis db."""
     queue = f"cpu-test-{uuid.uuid4().hex}"  # no other worker on this Redis takes its tasks
-    env = os.environ | {"POSTGRES_DB": connection.settings_dict["NAME"], "CELERY_CPU_QUEUE": queue}
-    port = free_port()
-    commands = [
-        [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "reversi_site.asgi:application"],
+    env = {"POSTGRES_DB": connection.settings_dict["NAME"], "CELERY_CPU_QUEUE": queue}
+    worker = subprocess.Popen(
         [
             str(BIN / "celery"),
             "-A",
@@ -51,29 +42,13 @@ def live_server_url(transactional_db: None) -> Iterator[str]:
             "--without-gossip",
             "--without-mingle",
         ],
-    ]
-    processes = [subprocess.Popen(command, env=env) for command in commands]
-    url = f"http://127.0.0.1:{port}"
+        env=os.environ | env,
+    )
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"{url}/healthz").status_code == 200:
-                    break
-            except httpx.TransportError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.2)
-        yield url
+        with daphne(env) as url:
+            yield url
     finally:
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            try:
-                process.wait(timeout=2)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        stop(worker)
         redis.Redis.from_url(settings.REDIS_URL).delete(queue, f"{queue}-strong")
 
 

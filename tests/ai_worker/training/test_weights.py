@@ -1,0 +1,72 @@
+"""The weights file: saved tables load back unchanged; other versions and layouts are refused."""
+
+import struct
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ai_worker.fast.patterns import PHASES, TABLE_SIZE
+from ai_worker.weights import (
+    DATA,
+    FORMAT_VERSION,
+    WeightsFileError,
+    load_weights,
+    save_weights,
+    strong_weights,
+)
+
+
+def some_tables() -> np.ndarray:
+    rng = np.random.default_rng(0)
+    return rng.integers(-32000, 32000, size=(PHASES, TABLE_SIZE)).astype(np.int16)
+
+
+def test_saved_tables_load_back_unchanged_with_their_header(tmp_path: Path) -> None:
+    path = tmp_path / "w.bin"
+    tables = some_tables()
+    save_weights(path, tables, {"variant": "reversi", "training": {"seed": 4}})
+    loaded, header = load_weights(path)
+    assert loaded.dtype == np.int16
+    assert np.array_equal(loaded, tables)
+    assert header["training"] == {"seed": 4}
+    assert header["phases"] == PHASES
+    assert header["patterns"][0] == ["edge+2x", [0, 1, 2, 3, 4, 5, 6, 7, 9, 14]]
+
+
+def test_another_format_version_is_refused_with_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "w.bin"
+    save_weights(path, some_tables(), {})
+    data = bytearray(path.read_bytes())
+    struct.pack_into("<H", data, 4, FORMAT_VERSION + 1)
+    path.write_bytes(bytes(data))
+    with pytest.raises(WeightsFileError, match=f"format version {FORMAT_VERSION + 1}.*retrain"):
+        load_weights(path)
+
+
+def test_a_file_made_for_other_patterns_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "w.bin"
+    save_weights(path, some_tables(), {})
+    data = path.read_bytes().replace(b'"phases": 15', b'"phases": 12')
+    path.write_bytes(data)
+    with pytest.raises(WeightsFileError, match="other patterns \\(phases differ\\)"):
+        load_weights(path)
+
+
+def test_what_is_not_a_weights_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "w.bin"
+    path.write_bytes(b"PK\x03\x04 not weights")
+    with pytest.raises(WeightsFileError, match="not a pattern weights file"):
+        load_weights(path)
+
+
+def test_tables_of_the_wrong_shape_are_not_saved(tmp_path: Path) -> None:
+    with pytest.raises(WeightsFileError, match="int16 of shape"):
+        save_weights(tmp_path / "w.bin", np.zeros((2, 3), dtype=np.int16), {})
+
+
+def test_the_committed_weights_load_and_are_trained() -> None:
+    tables, header = load_weights(DATA / "patterns-reversi.bin")
+    assert header["variant"] == "reversi"
+    assert (tables != 0).sum(axis=1).min() > 1000  # every phase learned something
+    assert strong_weights().dtype == np.int64

@@ -1,0 +1,112 @@
+"""Servers for the tests that need a real ASGI server (daphne) and Celery worker as processes,
+and a private redis-server: started on free ports, stopped (or killed) afterwards."""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import redis
+
+ROOT = Path(__file__).resolve().parents[1]
+START_SECONDS = 60
+
+
+def free_port() -> int:
+    """A TCP port nothing listens on (for a server to take, or to stand for one that is down)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def stop(process: subprocess.Popen) -> None:
+    """Terminate ``process``; kill it when it does not end within 10 s."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@contextmanager
+def daphne(env: Mapping[str, str], *, ready_path: str = "/healthz") -> Iterator[str]:
+    """daphne serving the site with ``env`` added to this environment; yields its base URL once
+    ``ready_path`` answers (any status: a server whose database is down still answers)."""
+    port = free_port()
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "daphne",
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "reversi_site.asgi:application",
+        ],
+        cwd=ROOT,
+        env=os.environ | dict(env),
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + START_SECONDS
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"daphne exited with {process.returncode}")
+            try:
+                httpx.get(url + ready_path, timeout=5)
+                break
+            except httpx.TransportError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+        yield url
+    finally:
+        stop(process)
+
+
+class RedisServer:
+    """A private redis-server on a free port (no persistence), which a test may stop and start."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL,
+        )
+        client = redis.Redis(port=self.port)
+        deadline = time.monotonic() + START_SECONDS
+        while True:
+            try:
+                client.ping()
+                return
+            except redis.ConnectionError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            stop(self.process)
+            self.process = None
+
+
+@contextmanager
+def redis_server() -> Iterator[RedisServer]:
+    """A running private ``RedisServer``, stopped afterwards."""
+    server = RedisServer()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
