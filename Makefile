@@ -24,7 +24,7 @@ LOCK_ARGS ?=
 LOCK := $(BIN)/uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes \
 	--quiet --custom-compile-command "make lock" $(LOCK_ARGS)
 
-.PHONY: run test lint typecheck test-python test-slow test-js bench bench-service fault-test lock \
+.PHONY: run test lint typecheck test-python test-slow test-js bench bench-service fault-test lock screenshots \
 	install install-dev install-js browser db clean
 
 # The steps of `make test` share one test database: never run them side by side (make -j).
@@ -87,6 +87,12 @@ run: db
 ## BENCH_ARGS="--games 50 --levels easy" or "--checkout ../main --stack daphne --legacy-auth".
 bench-service: install-dev
 	nice $(PY) -m benchmarks.service $(BENCH_ARGS)
+
+## Screenshots of every main page at 375 and 1440 px in English, Japanese and Russian, saved to
+## screenshots/ (gitignored); the same test checks that no page is wider than the screen.
+screenshots: install-dev install-js browser
+	rm -rf screenshots
+	SCREENSHOTS_DIR=screenshots CHROMIUM=$(CHROMIUM) $(BIN)/pytest tests/browser/test_screenshots.py -q
 
 ## Set up and run every check: linters, type check, JavaScript tests, the test suite, the slow tests.
 test: lint typecheck test-js test-python test-slow

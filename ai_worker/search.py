@@ -61,6 +61,7 @@ NORMAL_SLIP_MARGIN = 400
 STRONG_EXACT_EMPTIES = 20
 STRONG_MIDGAME_SHARE = 0.1
 ANALYSIS_TIME_LIMIT = 5.0
+ANALYSIS_EXACT_SHARE = 0.6
 ASPIRATION_WINDOW = 150  # hundredths of a disc either side of the previous iteration's value
 MAX_DEPTH = 60
 _NORMAL_TABLE_BITS = 16
@@ -129,8 +130,9 @@ _worker_tables: SearchTables | None = None
 
 
 def worker_tables() -> SearchTables:
-    """The transposition tables of this process, kept from one strong search to the next
-    (fixed size, about 50 MiB; older searches' entries are replaced first)."""
+    """The transposition tables of this process, kept from one strong search (or analysis) to
+    the next, for every variant (fixed size, about 56 MiB; older searches' entries are
+    replaced first)."""
     global _worker_tables
     if _worker_tables is None:
         _worker_tables = SearchTables()
@@ -163,11 +165,11 @@ def choose_move(
         move = _easy_move(board, legal, rng)
         return SearchResult(move, 0.0, [move], 0, 0, False, time.monotonic() - started)
     searcher: _BitboardSearch | _GenericSearch
+    tables = worker_tables() if level == STRONG else _fresh_tables()
     if _is_bitboard(board):
-        tables = worker_tables() if level == STRONG else _fresh_tables()
         searcher = _BitboardSearch(board, deadline_ns, tables, clock)
     else:
-        searcher = _GenericSearch(board, deadline_ns, clock)
+        searcher = _GenericSearch(board, deadline_ns, tables, clock)
     found = searcher.normal(rng) if level == NORMAL else searcher.strong(rng)
     square, value, depth, exact, pv = found
     move = _move_of(square, board.width)
@@ -189,9 +191,11 @@ def analyse(
     Every move is searched to the same depth, deeper and deeper until ``max_depth`` plies (no
     limit by default) or ``time_limit`` seconds; then, with ``exact`` and time left, every move
     is solved to the end (8x8 two-player positions, or any 2-player board once the depth
-    reaches the end). The answer holds the last depth finished for all moves; before the first
-    one finishes, every move scores 0 at depth 0. A forced pass is scored by analysing the
-    position after it; the free opening's placements all score 0.
+    reaches the end); an 8x8 position of ``STRONG_EXACT_EMPTIES`` or fewer empties is solved
+    first, in a share (``ANALYSIS_EXACT_SHARE``) of the time. The answer holds the last depth
+    finished for all moves; before the first one finishes, every move scores 0 at depth 0. A
+    forced pass is scored by analysing the position after it; the free opening's placements all
+    score 0.
     """
     legal = board.legal_moves
     if not legal:
@@ -199,7 +203,8 @@ def analyse(
     if max_depth is not None and max_depth < 1:
         raise ValueError("max_depth must be 1 or more")
     started = time.monotonic()
-    deadline_ns = time.clock_gettime_ns(clock) + int(max(time_limit, 0.0) * 1e9)
+    started_ns = time.clock_gettime_ns(clock)
+    deadline_ns = started_ns + int(max(time_limit, 0.0) * 1e9)
     if legal == [PASS]:
         after = board.copy()
         after.push(PASS)
@@ -214,21 +219,10 @@ def analyse(
     if _is_bitboard(board):
         searcher = _BitboardSearch(board, deadline_ns, worker_tables(), clock)
     else:
-        searcher = _GenericSearch(board, deadline_ns, clock)
+        searcher = _GenericSearch(board, deadline_ns, worker_tables(), clock)
     limit = board.empties() if max_depth is None else min(max_depth, board.empties())
-    found: tuple[list[tuple[int, int]], int, bool] | None = None
-    for depth in range(1, limit + 1):
-        values = searcher.move_values(depth)
-        if values is None:
-            break
-        found = values, depth, searcher.is_exact(depth)
-    if exact and isinstance(searcher, _BitboardSearch) and not (found and found[2]):
-        values = searcher.exact_move_values()
-        if values is not None:
-            found = values, board.empties(), True
-    if found is None:
-        found = [(square, 0) for square in searcher.root_squares()], 0, False
-    values, depth, solved = found
+    budget_ns = int((deadline_ns - started_ns) * ANALYSIS_EXACT_SHARE)
+    values, depth, solved = _all_move_values(searcher, limit, exact, budget_ns)
     width = board.width
     moves = [
         MoveScore(_move_of(square, width), searcher.to_discs(value, solved), solved)
@@ -236,6 +230,29 @@ def analyse(
     ]
     nodes = int(searcher.stats[NODES])
     return Analysis(moves, depth, solved, nodes, time.monotonic() - started)
+
+
+def _all_move_values(
+    searcher: "_BitboardSearch | _GenericSearch", limit: int, exact: bool, exact_budget_ns: int
+) -> tuple[list[tuple[int, int]], int, bool]:
+    """``analyse``'s (square, value) of every root move, the depth and whether it is exact."""
+    found: tuple[list[tuple[int, int]], int, bool] | None = None
+    solver = searcher if exact and isinstance(searcher, _BitboardSearch) else None
+    if solver is not None and solver.empties <= STRONG_EXACT_EMPTIES:
+        found = solver.exact_values_first(exact_budget_ns)
+    if found is None:
+        for depth in range(1, limit + 1):
+            values = searcher.move_values(depth)
+            if values is None:
+                break
+            found = values, depth, searcher.is_exact(depth)
+    if solver is not None and not (found and found[2]):
+        values = solver.exact_move_values()
+        if values is not None:
+            found = values, solver.empties, True
+    if found is None:
+        found = [(square, 0) for square in searcher.root_squares()], 0, False
+    return found
 
 
 def solve_endgame(
@@ -299,7 +316,7 @@ def _is_bitboard(board: Board) -> bool:
 
 def _fresh_tables() -> SearchTables:
     bits = _NORMAL_TABLE_BITS
-    return SearchTables(midgame_bits=bits, endgame_bits=bits, shallow_bits=bits - 4)
+    return SearchTables(bits, bits, bits - 4, bits)
 
 
 def _easy_move(board: Board, legal: list[Move], rng: random.Random) -> Move:
@@ -365,6 +382,15 @@ class _BitboardSearch:
     def exact_move_values(self) -> list[tuple[int, int]] | None:
         """(square, exact final disc difference) of every root move; None at the deadline."""
         return self._exact_values()
+
+    def exact_values_first(self, budget_ns: int) -> tuple[list[tuple[int, int]], int, bool] | None:
+        """(exact ``exact_move_values``, empties, True) within ``budget_ns`` of the deadline's
+        time, else None (the deadline is then restored for the searches that follow)."""
+        deadline = self.searcher.deadline_ns
+        self.searcher.deadline_ns = min(deadline, self.searcher.now_ns() + budget_ns)
+        values = self._exact_values()
+        self.searcher.deadline_ns = deadline
+        return None if values is None else (values, self.empties, True)
 
     def _exact_values(self) -> list[tuple[int, int]] | None:
         values = []
@@ -479,9 +505,10 @@ class _BitboardSearch:
 
 
 class _GenericSearch:
-    """Searches of any variant with the cell-array kernels (paranoid with 3-4 players)."""
+    """Searches of any variant with the cell-array kernels (paranoid with 3-4 players), over
+    the ``generic`` table of ``tables``."""
 
-    def __init__(self, board: Board, deadline_ns: int, clock: int) -> None:
+    def __init__(self, board: Board, deadline_ns: int, tables: SearchTables, clock: int) -> None:
         rows = board.rows()
         self.cells = cells_of(rows)
         self.geometry: Geometry = geometry_of(rows)
@@ -489,7 +516,8 @@ class _GenericSearch:
         self.players = board.variant.players
         self.anti = int(board.variant.anti)
         self.empties = board.empties()
-        self.stats = new_stats(deadline_ns, clock=clock)
+        self.table = tables.generic
+        self.stats = new_stats(deadline_ns, tables.next_age(), clock)
         moves = np.empty(self.cells.shape[0], dtype=np.int64)
         g = self.geometry
         count = generic.generate_moves(
@@ -530,7 +558,7 @@ class _GenericSearch:
             value = generic.search(
                 child, g.rays, g.ray_lengths, g.adjacent, g.weights, g.corner_of,
                 following, self.player, self.players, self.anti, depth - 1,
-                -INF if full_window else alpha, INF, self.stats,
+                -INF if full_window else alpha, INF, self.stats, self.table,
             )  # fmt: skip
             if self.stats[ABORTED]:
                 return None

@@ -2,11 +2,15 @@
 
 Speeds are in process CPU time (the machine is shared and noisy; wall time is printed too),
 each the median of several runs, and compared with a baseline measured in the same run: the
-pure-Python rules engine for perft, the engine of commit ``01d94f8`` (issue 12's starting
-point, run in a subprocess, see ``old_engine``) for solves and matches. Sections:
+pure-Python rules engine for perft, the engine of an earlier commit (``--old [COMMIT]``, by
+default ``01d94f8``, issue 12's starting point; run in a subprocess, see ``old_engine``) for
+perft, solves and matches. Sections:
 
-- ``--perft``: perft(10) and perft(11) of the 8x8 start, perft(9) of 10x10.
+- ``--perft``: perft(10) and perft(11) of the 8x8 start, perft(9) of 10x10 (with ``--old``,
+  the old commit's perft(11) too).
 - ``--speed``: strong's nodes per second, from middle-game positions and in a played game.
+- ``--generic``: strong's nodes per second and depth in 10x10, octagon and 3-4 player games
+  (the generic kernels; with ``--old``, that commit's too).
 - ``--ffo 40-49``: exact solves of FFO positions, with fresh tables each.
 - ``--strong-ffo``: strong at its 1.5 s on FFO #1-#39 of 20 empties or fewer.
 - ``--endgame-set N``: strong at 1.5 s on the first N positions of the endgame test set
@@ -64,8 +68,9 @@ def median_time(action: Callable[[], object], runs: int) -> tuple[float, float]:
     return statistics.median(walls), statistics.median(cpus)
 
 
-def bench_perft(runs: int, out: Out) -> None:
-    """perft speeds of the kernels against the pure-Python engine's, measured here."""
+def bench_perft(runs: int, old_commit: str | None, out: Out) -> None:
+    """perft speeds of the kernels against the pure-Python engine's, measured here, and with
+    ``old_commit`` against that commit's perft(11)."""
     baseline_depth = 7  # long enough (about 0.3 s) for a stable timing
     baselines = {}
     for label, variant in (("8x8", Variant()), ("10x10", Variant(board="10x10"))):
@@ -91,6 +96,12 @@ def bench_perft(runs: int, out: Out) -> None:
             f" over {depth_runs} runs = {count / cpu / 1e6:.1f} M leaves per CPU-second"
             f" (wall {count / wall / 1e6:.1f}), {count / cpu / baselines[label]:.0f}x baseline"
         )
+        if old_commit is not None and depth == 11:
+            old_cpu = _old_perft_cpu(old_commit, depth, depth_runs)
+            out(
+                f"perft({depth}) {label}, {old_commit}: median CPU {old_cpu:.3f} s"
+                f" = {count / old_cpu / 1e6:.1f} M leaves per CPU-second ({old_cpu / cpu:.2f}x)"
+            )
 
 
 def bench_speed(runs: int, out: Out) -> None:
@@ -140,8 +151,93 @@ def _played_game_searches() -> tuple[int, float, float]:
     return nodes, cpu, wall
 
 
-def bench_ffo(numbers: list[int], compare_old: bool, out: Out) -> None:
-    """Exact solves with fresh tables; with ``compare_old`` the old engine solves them too."""
+_OLD_PERFT = """
+import statistics, sys, time
+from ai_worker.engine import Board
+from ai_worker.fast.api import perft
+depth, runs = int(sys.argv[1]), int(sys.argv[2])
+perft(Board(), 2)
+times = []
+for _ in range(runs):
+    started = time.process_time()
+    perft(Board(), depth)
+    times.append(time.process_time() - started)
+print(statistics.median(times))
+"""
+
+
+def _old_perft_cpu(commit: str, depth: int, runs: int) -> float:
+    """Median CPU seconds of ``commit``'s perft(``depth``) of the 8x8 start."""
+    return _run_old(commit, _OLD_PERFT, str(depth), str(runs))
+
+
+GENERIC_VARIANTS = {
+    "10x10": {"board": "10x10"},
+    "octagon": {"board": "octagon"},
+    "3 players": {"players": 3},
+    "4 players 10x10": {"players": 4, "board": "10x10"},
+}
+_GENERIC_SPEED = """
+import json, random, sys, time
+from ai_worker.engine import Board, Variant
+from ai_worker.search import choose_move
+variants, seconds = json.loads(sys.argv[1]), float(sys.argv[2])
+for label, settings in variants.items():
+    rng = random.Random(3)
+    board = Board(Variant(**settings))
+    for _ in range(12):
+        board.push(rng.choice(board.legal_moves))
+    choose_move(board, "strong", time_limit=0.05, seed=0)  # compile or load the kernels
+    nodes = depths = 0
+    cpu = 0.0
+    for ply in range(4):  # four moves of a game, as a worker plays them
+        started = time.process_time()
+        result = choose_move(board, "strong", time_limit=seconds, seed=0)
+        cpu += time.process_time() - started
+        nodes += result.nodes
+        depths += result.depth
+        board.push(result.move)
+        board.push(rng.choice(board.legal_moves))
+    print(json.dumps([label, nodes / cpu, depths / 4]))
+"""
+
+
+def bench_generic(seconds: float, old_commit: str | None, out: Out) -> None:
+    """strong in the variants of the generic kernels: four moves of ``seconds`` each from a
+    seeded opening; nodes per CPU-second and the mean depth reached (and ``old_commit``'s)."""
+    import json
+    from pathlib import Path
+
+    from benchmarks.old_engine import engine_folder
+
+    folders = {"this commit": Path(__file__).resolve().parent.parent}
+    if old_commit is not None:
+        folders[old_commit] = engine_folder(old_commit)
+    found: dict[str, dict[str, tuple[float, float]]] = {}
+    for name, folder in folders.items():
+        done = subprocess.run(
+            [sys.executable, "-c", _GENERIC_SPEED, json.dumps(GENERIC_VARIANTS), str(seconds)],
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        for line in done.stdout.splitlines():
+            label, per_cpu, depth = json.loads(line)
+            found.setdefault(label, {})[name] = per_cpu, depth
+    for label, by_engine in found.items():
+        out(
+            f"strong, {label}, {seconds:g} s a move: "
+            + "; ".join(
+                f"{name} {per_cpu / 1e6:.3f} M nodes per CPU-second, mean depth {depth:.2f}"
+                for name, (per_cpu, depth) in by_engine.items()
+            )
+        )
+
+
+def bench_ffo(numbers: list[int], old_commit: str | None, out: Out) -> None:
+    """Exact solves with fresh tables; with ``old_commit`` that engine solves each one right
+    after (interleaved, so both see the same load)."""
     solve_endgame(read_ffo(1).board, time_limit=60)  # compile or load the kernels
     total = total_old = 0.0
     for number in numbers:
@@ -157,21 +253,25 @@ def bench_ffo(numbers: list[int], compare_old: bool, out: Out) -> None:
             f" {result.score:+.0f} {verdict}, CPU {cpu:.2f} s (wall {result.elapsed:.2f} s),"
             f" {result.nodes} nodes"
         )
-        if compare_old:
-            old_cpu = _old_solve_cpu(position.board)
+        if old_commit is not None:
+            old_cpu = _old_solve_cpu(old_commit, position.board)
             total_old += old_cpu
-            line += f"; {BASELINE_COMMIT}: CPU {old_cpu:.2f} s ({old_cpu / cpu:.2f}x)"
+            line += f"; {old_commit}: CPU {old_cpu:.2f} s ({old_cpu / cpu:.2f}x)"
         out(line)
     if numbers:
         summary = f"FFO #{numbers[0]}-#{numbers[-1]} total: CPU {total:.2f} s"
-        if compare_old:
-            summary += f"; {BASELINE_COMMIT}: CPU {total_old:.2f} s ({total_old / total:.2f}x)"
+        if old_commit is not None:
+            summary += f"; {old_commit}: CPU {total_old:.2f} s ({total_old / total:.2f}x)"
         out(summary)
 
 
 _OLD_SOLVE = """
 import sys, time
-from ai_worker.search import board_from_obf, solve_endgame
+from ai_worker.search import solve_endgame
+try:
+    from ai_worker.engine.records import read_obf as board_from_obf
+except ImportError:  # before the records package
+    from ai_worker.search import board_from_obf
 board = board_from_obf(sys.argv[1])
 solve_endgame(board_from_obf(sys.argv[2]), time_limit=60)
 started = time.process_time()
@@ -180,14 +280,20 @@ print(time.process_time() - started)
 """
 
 
-def _old_solve_cpu(board: Board) -> float:
-    """CPU seconds the old engine takes to solve ``board`` (kernels loaded beforehand)."""
+def _old_solve_cpu(commit: str, board: Board) -> float:
+    """CPU seconds ``commit``'s engine takes to solve ``board`` (kernels loaded beforehand)."""
     from ai_worker.engine.records import write_obf
+
+    return _run_old(commit, _OLD_SOLVE, write_obf(board), write_obf(read_ffo(20).board))
+
+
+def _run_old(commit: str, script: str, *args: str) -> float:
+    """The last number ``script`` prints, run on ``commit``'s engine."""
     from benchmarks.old_engine import engine_folder
 
     done = subprocess.run(
-        [sys.executable, "-c", _OLD_SOLVE, write_obf(board), write_obf(read_ffo(20).board)],
-        cwd=engine_folder(BASELINE_COMMIT),
+        [sys.executable, "-c", script, *args],
+        cwd=engine_folder(commit),
         capture_output=True,
         text=True,
         check=True,
@@ -369,9 +475,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3, help="runs per figure (median)")
     parser.add_argument("--perft", action="store_true", help="perft speeds")
     parser.add_argument("--speed", action="store_true", help="strong's nodes per second")
+    parser.add_argument("--generic", action="store_true", help="strong in other variants")
     parser.add_argument("--ffo", default="", help="FFO positions to solve, e.g. 40-49")
     parser.add_argument(
-        "--old", action="store_true", help=f"--ffo: the engine of {BASELINE_COMMIT} solves too"
+        "--old",
+        nargs="?",
+        const=BASELINE_COMMIT,
+        default=None,
+        metavar="COMMIT",
+        help=f"--perft, --ffo: measure the engine of COMMIT too (default {BASELINE_COMMIT})",
     )
     parser.add_argument("--strong-ffo", action="store_true", help="strong on FFO #1-#39")
     parser.add_argument("--endgame-set", type=int, default=0, help="strong on N test positions")
@@ -386,13 +498,21 @@ def main(argv: list[str] | None = None) -> int:
     load = os.getloadavg()
     out(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; {os.cpu_count()} CPUs")
     everything = not (
-        args.perft or args.speed or args.ffo or args.strong_ffo or args.endgame_set or args.match
+        args.perft
+        or args.speed
+        or args.generic
+        or args.ffo
+        or args.strong_ffo
+        or args.endgame_set
+        or args.match
     )
     warmup()
     if args.perft or everything:
-        bench_perft(args.runs, out)
+        bench_perft(args.runs, args.old, out)
     if args.speed or everything:
         bench_speed(args.runs, out)
+    if args.generic or everything:
+        bench_generic(1.0, args.old, out)
     ffo = args.ffo or ("40-44" if everything else "")
     if ffo:
         low, _, high = ffo.partition("-")

@@ -110,6 +110,32 @@ class Move(models.Model):
         return len(self.flipped)
 
 
+class PositionAnalysis(models.Model):
+    """The engine's value of every legal move of a game's position at ``ply`` (issue 12 §3),
+    asked for through the API and filled in by a worker; ``position`` is the position text
+    analysed (an undo and other moves make an older analysis of the same ply stale)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "being computed"
+        DONE = "done", "done"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="analyses")
+    ply = models.PositiveIntegerField()
+    position = models.TextField()
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    moves = models.JSONField(default=list)  # [{"move", "score", "exact"}], best first
+    depth = models.PositiveSmallIntegerField(default=0)
+    exact = models.BooleanField(default=False)
+    requested_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "ply"], name="analysis_unique_ply")]
+
+    def __str__(self) -> str:
+        return f"Analysis of ply {self.ply} of game {self.game_id} ({self.status})"
+
+
 class Room(models.Model):
     """A friend room reached by its unguessable ``code``; a rematch opens the ``rematch`` room."""
 

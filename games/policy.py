@@ -29,6 +29,8 @@ STRONG_QUEUE_LEVELS = frozenset({STRONG})
 # A player's CPU searches queued at once (over all their games): more CPU turns wait, oldest
 # first, until one of them is answered, so one client's flood of games never slows another's.
 QUEUED_SEARCHES_PER_PLAYER = 2
+# Analyses (issue 12 §3) share the CPU queue's workers but wait behind every live move.
+ANALYSIS_TASK_PRIORITY = 9
 
 
 def takeover_allowed_at(absent_since: datetime) -> datetime:

@@ -13,7 +13,7 @@ from django.utils import timezone
 from ai_worker.engine import COLOR_NAMES, PASS, Board, Outcome
 from games import policy
 from games.identity import Player
-from games.models import Game, Room, Seat
+from games.models import Game, PositionAnalysis, Room, Seat
 from games.models import Move as MoveRecord
 from games.shared import presence as presence_store
 
@@ -37,11 +37,14 @@ class PassNotice(TypedDict):
 class UndoState(TypedDict):
     allowed: bool
     used: int
+    colors: list[str]  # the colours with a move of their own to take back
 
 
 class PendingHint(TypedDict):
     ply: int
     move: str | None
+    score: float | None  # expected final disc difference for the side to move
+    exact: bool
 
 
 class HintState(TypedDict):
@@ -49,11 +52,29 @@ class HintState(TypedDict):
     current: PendingHint | None
 
 
+class MoveValue(TypedDict):
+    move: str
+    score: float
+    exact: bool
+
+
+class AnalysisState(TypedDict):
+    ply: int
+    status: str
+    to_move: str
+    moves: list[MoveValue]
+    depth: int
+    exact: bool
+    requested_at: str
+    finished_at: str | None
+
+
 class SeatState(TypedDict):
     color: str
     kind: str
     level: str | None
     name: str | None
+    account: str | None  # the signed-in player's name
     taken: bool
     connected: bool
     absent_since: str | None
@@ -155,6 +176,7 @@ class MoveEvent(TypedDict):
     legal_moves: dict[str, list[str]]
     discs: dict[str, int]
     empties: int
+    undo: UndoState
     result: GameResult | None
     server_time: str
     updated_at: str
@@ -238,8 +260,12 @@ def _seats_state(game: Game, *, board: Board | None, viewer: Player | None) -> G
         "pass_notice": _pass_notice(record),
         "moves": [entry.notation for entry in record],
         "result": game.result,
-        "undo": {"allowed": game.undo_allowed, "used": game.undo_count},
-        "hints": {"used": game.hint_count, "current": game.hint},
+        "undo": {
+            "allowed": game.undo_allowed,
+            "used": game.undo_count,
+            "colors": _colors_with_moves(record),
+        },
+        "hints": {"used": game.hint_count, "current": _pending_hint(game.hint)},
         "seats": seat_states(game),
         "you": [COLOR_NAMES[seat.color] for seat in seats if viewer and viewer.holds(seat)],
         "room": _room_summary(room),
@@ -298,6 +324,11 @@ def move_event(game: Game, *, board: Board) -> MoveEvent:
         "legal_moves": legal_moves(board) if active else {},
         "discs": dict(zip(COLOR_NAMES[: len(counts)], counts, strict=True)),
         "empties": board.empties(),
+        "undo": {
+            "allowed": game.undo_allowed,
+            "used": game.undo_count,
+            "colors": _colors_with_moves(record),
+        },
         "result": game.result,
         "server_time": timezone.now().isoformat(),
         "updated_at": game.updated_at.isoformat(),
@@ -371,6 +402,33 @@ def seat_name(seat: Seat) -> str | None:
     return "Guest" if seat.guest_id else None
 
 
+def _pending_hint(hint: dict[str, Any] | None) -> PendingHint | None:
+    if hint is None:
+        return None
+    return {
+        "ply": hint["ply"],
+        "move": hint["move"],
+        "score": hint.get("score"),
+        "exact": hint.get("exact", False),
+    }
+
+
+def analysis_state(analysis: PositionAnalysis) -> AnalysisState:
+    """An analysis of a game's position: every legal move's value, best first (none while
+    pending), for the side to move at that ply."""
+    board = Board.from_text(analysis.position)
+    return {
+        "ply": analysis.ply,
+        "status": analysis.status,
+        "to_move": COLOR_NAMES[board.turn],
+        "moves": analysis.moves,
+        "depth": analysis.depth,
+        "exact": analysis.exact,
+        "requested_at": analysis.requested_at.isoformat(),
+        "finished_at": analysis.finished_at.isoformat() if analysis.finished_at else None,
+    }
+
+
 def _room_summary(room: Room | None) -> RoomSummary | None:
     if room is None:
         return None
@@ -396,6 +454,12 @@ def _last_move(record: list[MoveRecord]) -> LastMove | None:
                 f"disc{'' if count == 1 else 's'} flipped",
             }
     return None
+
+
+def _colors_with_moves(record: list[MoveRecord]) -> list[str]:
+    """The colours that placed a disc (what an undo takes back), in turn order."""
+    placed = {entry.color for entry in record if entry.notation != PASS_NOTATION}
+    return [COLOR_NAMES[color] for color in sorted(placed)]
 
 
 def _pass_notice(record: list[MoveRecord]) -> PassNotice | None:
@@ -438,6 +502,7 @@ def _seat_state(seat: Seat, *, takeover: bool, seen: presence_store.SeatPresence
         "kind": seat.kind,
         "level": seat.level or None,
         "name": seat_name(seat),
+        "account": seat.user.get_username() if seat.user_id is not None and seat.user else None,
         "taken": seat.is_taken,
         "connected": seen.connected,
         "absent_since": absent_since.isoformat() if absent_since else None,

@@ -8,7 +8,7 @@ from django.utils import timezone
 from ai_worker.engine import Board, Variant
 from ai_worker.levels import HINT_LEVEL
 from games.identity import Player
-from games.models import Game, Room, Seat
+from games.models import Game, PositionAnalysis, Room, Seat
 from games.policy import CPU_TURN_STALLED_AFTER, QUEUED_SEARCHES_PER_PLAYER
 from games.shared.errors import NotFound
 from games.shared.ids import is_public_id
@@ -100,6 +100,28 @@ def hint_job(game_id: int, ply: int) -> SearchJob | None:
         return None
     board = Board.from_text(game.position)
     return SearchJob(position=game.position, board=board, level=HINT_LEVEL, seed=game.seed + ply)
+
+
+def board_at(game: Game, ply: int) -> Board:
+    """The position of ``game`` after its first ``ply`` moves (0 <= ``ply`` <= ``game.ply``)."""
+    if ply == game.ply:
+        return Board.from_text(game.position)
+    played = game.moves.filter(ply__lt=ply).order_by("ply").values_list("notation", flat=True)
+    return Board.from_moves(Variant.from_json(game.variant), list(played))
+
+
+def analysis(game_id: int, ply: int) -> PositionAnalysis:
+    """The analysis of ``game_id`` at ``ply``; ``NotFound`` when none was asked for."""
+    found = PositionAnalysis.objects.filter(game_id=game_id, ply=ply).first()
+    if found is None:
+        raise NotFound("not_found")
+    return found
+
+
+def analysis_job(analysis_id: int) -> PositionAnalysis | None:
+    """A pending analysis for a worker to compute, or None (done, or gone)."""
+    pending = PositionAnalysis.Status.PENDING
+    return PositionAnalysis.objects.filter(pk=analysis_id, status=pending).first()
 
 
 def stalled_cpu_game_ids() -> list[int]:

@@ -1,9 +1,10 @@
-"""Celery tasks: the CPU's move and the hint (the ``cpu`` queue; thin wrappers), and the sweep of
-stalled CPU turns (the default queue, every few seconds by Celery beat).
+"""Celery tasks: the CPU's move, the hint and analyses (the ``cpu`` queue; thin wrappers), and
+the sweep of stalled CPU turns (the default queue, every few seconds by Celery beat).
 
 The search runs outside any database lock; the result is stored by a service that locks the
 game again and re-checks the ply, so a stale or repeated task does nothing. Their names are
-``games.tasks.cpu_move`` and ``games.tasks.hint`` (``games.services.events`` sends them).
+``games.tasks.cpu_move``, ``games.tasks.hint`` and ``games.tasks.analyse_position``
+(``games.services.events`` sends them).
 """
 
 import logging
@@ -12,9 +13,10 @@ from celery import shared_task
 from celery.signals import worker_process_init, worker_ready
 from django.db import InterfaceError, OperationalError
 
-from ai_worker.search import choose_move, warmup
+from ai_worker.engine import Board
+from ai_worker.search import analyse, choose_move, warmup
 from games import selectors
-from games.services import cpu
+from games.services import analysis, cpu
 
 SOFT_TIME_LIMIT = 20
 HARD_TIME_LIMIT = 30
@@ -74,5 +76,20 @@ def hint(game_id: int, ply: int) -> bool:
         return False
     result = choose_move(job.board, job.level, seed=job.seed)
     return cpu.store_hint(
-        game_id=game_id, ply=ply, position=job.position, notation=str(result.move)
+        game_id=game_id,
+        ply=ply,
+        position=job.position,
+        notation=str(result.move),
+        score=result.score,
+        exact=result.exact,
     )
+
+
+@shared_task(**SEARCH_TASK_OPTIONS)
+def analyse_position(analysis_id: int) -> bool:
+    """Score every legal move of a pending analysis; False when it is done or stale."""
+    job = selectors.analysis_job(analysis_id)
+    if job is None:
+        return False
+    found = analyse(Board.from_text(job.position))
+    return analysis.store_analysis(analysis_id=analysis_id, position=job.position, found=found)

@@ -69,6 +69,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "games.pages.errors.SiteNotFoundMiddleware",
     # Last: turns a login refused by django-axes into the lockout answer (429).
     "axes.middleware.AxesMiddleware",
 ]
@@ -240,6 +241,8 @@ REST_FRAMEWORK = {
         "move": os.environ.get("THROTTLE_MOVE", "300/min"),
         "room_create": os.environ.get("THROTTLE_ROOM_CREATE", "30/min"),
         "community": os.environ.get("THROTTLE_COMMUNITY", "30/min"),
+        # An analysis costs a worker seconds of CPU: far fewer than moves.
+        "analysis": os.environ.get("THROTTLE_ANALYSIS", "10/min"),
     },
 }
 

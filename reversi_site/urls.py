@@ -3,8 +3,10 @@
 from django.contrib import admin
 from django.urls import include, path, re_path
 
+from games.pages.errors import not_found
 from games.shared.api import unknown_endpoint
 
+handler404 = not_found
 handler500 = "games.shared.api.server_error"
 
 urlpatterns = [

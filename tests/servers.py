@@ -2,6 +2,7 @@
 and a private redis-server: started on free ports, stopped (or killed) afterwards."""
 
 import os
+import secrets
 import socket
 import subprocess
 import sys
@@ -15,6 +16,12 @@ import redis
 
 ROOT = Path(__file__).resolve().parents[1]
 START_SECONDS = 60
+# A server in production mode (DEBUG off) as the tests run it: a key of its own, plain HTTP.
+PRODUCTION = {
+    "DJANGO_DEBUG": "0",
+    "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+    "DJANGO_HTTPS": "0",
+}
 
 
 def free_port() -> int:

@@ -35,6 +35,7 @@ NO_CUTS = np.zeros((0, 3))
 MIDGAME_TABLE_BITS = 20  # 2**20 rows of 24 bytes: 24 MiB
 ENDGAME_TABLE_BITS = 20
 SHALLOW_TABLE_BITS = 16
+GENERIC_TABLE_BITS = 18  # the other variants' search (``generic``): 6 MiB
 _MAX_AGE = 255
 
 
@@ -123,17 +124,20 @@ def root_order(position: Position, weights: Weights = HAND_WEIGHTS) -> list[int]
 
 class SearchTables:
     """Transposition tables kept from one search to the next (bounded: fixed sizes; aged: each
-    search stores with a new age, and entries of older searches are replaced first)."""
+    search stores with a new age, and entries of older searches are replaced first): the 8x8
+    midgame, endgame and shallow ordering searches', and the other variants' (``generic``)."""
 
     def __init__(
         self,
         midgame_bits: int = MIDGAME_TABLE_BITS,
         endgame_bits: int = ENDGAME_TABLE_BITS,
         shallow_bits: int = SHALLOW_TABLE_BITS,
+        generic_bits: int = GENERIC_TABLE_BITS,
     ) -> None:
         self.midgame = new_table(midgame_bits)
         self.endgame = new_table(endgame_bits)
         self.shallow = new_table(shallow_bits)
+        self.generic = new_table(generic_bits)
         self.history = np.zeros(64, dtype=np.int64)
         self.age = 0
 

@@ -107,7 +107,7 @@ def flips(player, opponent, square):
 def perft(player, opponent, walls, depth):
     """Leaf count of the move tree ``depth`` (>= 1) plies deep, as ``Board.perft`` counts it:
     a forced pass is a ply, a game over before ``depth`` is one leaf. Bulk-counts the last
-    ply."""
+    ply, from the last-but-one without a call per node."""
     moves = legal_moves(player, opponent, walls)
     if moves == ZERO:
         if legal_moves(opponent, player, walls) == ZERO:
@@ -122,7 +122,13 @@ def perft(player, opponent, walls, depth):
         square = lowest_bit_index(moves)
         moves &= moves - ONE
         f = flips(player, opponent, square)
-        total += perft(opponent ^ f, player ^ f ^ (ONE << uint64(square)), walls, depth - 1)
+        child_p = opponent ^ f
+        child_o = player ^ f ^ (ONE << uint64(square))
+        if depth == 2:  # the child's leaves counted here: its moves, or 1 for a pass or an end
+            replies = popcount(legal_moves(child_p, child_o, walls))
+            total += replies if replies else 1
+        else:
+            total += perft(child_p, child_o, walls, depth - 1)
     return total
 
 

@@ -34,6 +34,7 @@ from ai_worker.fast.bitboard import (
 )
 from ai_worker.fast.evaluation import INF
 from ai_worker.fast.intrinsics import lowest_bit_index, popcount
+from ai_worker.fast.lastflip import count_last_flips
 from ai_worker.fast.midgame import pvs
 from ai_worker.fast.searchstate import (
     ABORTED,
@@ -103,11 +104,37 @@ def _pop(first, second):
     return lowest_bit_index(second), first, second & (second - ONE)
 
 
+def _square_neighbours() -> np.ndarray:
+    """Per square, the squares next to it (a move there flips only if one holds a rival)."""
+    return np.array([neighbours(_BIT_OF[square]) for square in range(64)], dtype=np.uint64)
+
+
+_BIT_OF = np.array([1 << square for square in range(64)], dtype=np.uint64)
+SQUARE_NEIGHBOURS = _square_neighbours()
+
+
+@njit(cache=True, inline="always")
+def _flips_if_legal(player, opponent, square):
+    """``flips``, skipped (0) for a square with no opponent disc beside it."""
+    if SQUARE_NEIGHBOURS[square] & opponent == ZERO:
+        return ZERO
+    return flips(player, opponent, square)
+
+
 @njit(cache=True)
 def _solve_1(player, opponent, walls, anti, square):
-    """Final score when ``square`` is the only empty: whoever can flip there plays it."""
+    """Final score when ``square`` is the only empty: whoever can flip there plays it (on a
+    board without walls, the flips are counted from tables, see ``lastflip``)."""
     p = popcount(player)
     o = popcount(opponent)
+    if walls == ZERO:
+        n = count_last_flips(player, square)
+        if n:
+            return score_of_counts(p + n + 1, o - n, 0, anti)
+        n = count_last_flips(opponent, square)
+        if n:
+            return score_of_counts(p - n, o + n + 1, 0, anti)
+        return score_of_counts(p, o, 1, anti)
     n = popcount(flips(player, opponent, square))
     if n:
         return score_of_counts(p + n + 1, o - n, 0, anti)
@@ -122,12 +149,12 @@ def _solve_1(player, opponent, walls, anti, square):
 def _solve_2(player, opponent, walls, anti, alpha, beta, x1, x2, passed):
     """Two empties ``x1``, ``x2`` (tried in that order)."""
     best = -SCORE_INF
-    f = flips(player, opponent, x1)
+    f = _flips_if_legal(player, opponent, x1)
     if f:
         best = -_solve_1(opponent ^ f, player | f | _bit(x1), walls, anti, x2)
         if best >= beta:
             return best
-    f = flips(player, opponent, x2)
+    f = _flips_if_legal(player, opponent, x2)
     if f:
         best = max(best, -_solve_1(opponent ^ f, player | f | _bit(x2), walls, anti, x1))
     if best > -SCORE_INF:
@@ -148,7 +175,7 @@ def _solve_3(player, opponent, walls, anti, alpha, beta, x1, x2, x3, passed):
             square, a, b = x2, x1, x3
         else:
             square, a, b = x3, x1, x2
-        f = flips(player, opponent, square)
+        f = _flips_if_legal(player, opponent, square)
         if f == ZERO:
             continue
         value = -_solve_2(
@@ -184,7 +211,7 @@ def _solve_4(player, opponent, walls, anti, alpha, beta, x1, x2, x3, x4, passed)
             square, a, b, c = x3, x1, x2, x4
         else:
             square, a, b, c = x4, x1, x2, x3
-        f = flips(player, opponent, square)
+        f = _flips_if_legal(player, opponent, square)
         if f == ZERO:
             continue
         value = -_solve_3(
@@ -234,7 +261,7 @@ def _solve_small(player, opponent, walls, anti, alpha, beta, passed, stats):
         while candidates:
             square = lowest_bit_index(candidates)
             candidates &= candidates - ONE
-            f = flips(player, opponent, square)
+            f = _flips_if_legal(player, opponent, square)
             if f == ZERO:
                 continue
             value = -_solve_small(

@@ -10,20 +10,52 @@ it places a disc on an empty cell next to any disc instead (R8), and the game en
 such cell is left.
 
 The search is *paranoid*: every rival minimises the value of the side that searches. Scores
-are in hundredths of a disc from that side's view (see ``evaluate``).
+are in hundredths of a disc from that side's view (see ``evaluate``). It keeps its bounds and
+best moves in a transposition table of ``searchstate`` (kept between searches like the 8x8
+ones), keyed by two Zobrist hashes of the cells, the side to move, the searching side, the
+number of players, anti-reversi and the board size.
 """
 
 import numpy as np
 from numba import njit
 
 from ai_worker.fast.evaluation import HEURISTIC_LIMIT, INF, WIN_SCORE
-from ai_worker.fast.searchstate import ABORTED, tick
+from ai_worker.fast.searchstate import (
+    ABORTED,
+    AGE,
+    entry_depth,
+    entry_lower,
+    entry_square,
+    entry_upper,
+    probe,
+    store,
+    tick,
+)
 
 EMPTY = -1
 BLOCKED = -2
 NEUTRAL = 4
 W_MOBILITY = 60
 _GEOMETRY_SIG = "int8[::1], int64[:, :, ::1], int64[:, ::1], int64[:, ::1]"
+NO_MOVE = 255  # the best square of a table entry that has none
+TABLE_MIN_DEPTH = 2  # nodes nearer the leaves cost more to hash than the table saves
+MAX_CELLS = 255
+_CELL_STATES = 7  # BLOCKED .. NEUTRAL
+_FIRST = -(1 << 40)
+
+
+def _zobrist_keys() -> tuple[np.ndarray, np.ndarray]:
+    """Two independent sets of random keys: per (cell, state), and per side to move,
+    searching side, number of players, anti and board size."""
+    rng = np.random.default_rng(20261201)
+    top = np.iinfo(np.uint64).max
+    cells = rng.integers(0, top, size=(2, MAX_CELLS, _CELL_STATES), dtype=np.uint64)
+    context = rng.integers(0, top, size=(2, 5, MAX_CELLS + 1), dtype=np.uint64)
+    return cells, context
+
+
+_CELL_KEYS, _CONTEXT_KEYS = _zobrist_keys()
+_NO_KEYS = np.zeros(2, dtype=np.uint64)
 
 
 @njit(cache=True)
@@ -215,18 +247,34 @@ def evaluate(cells, rays, ray_lengths, weights, corner_of, root, n_players, anti
     return max(-HEURISTIC_LIMIT, min(HEURISTIC_LIMIT, score))
 
 
+@njit(cache=True)
+def position_keys(cells, player, root, n_players, anti):
+    """The two table keys of a position searched for ``root`` with ``player`` to move."""
+    keys = np.empty(2, dtype=np.uint64)
+    for k in range(2):
+        context = _CONTEXT_KEYS[k]
+        h = context[0, player] ^ context[1, root] ^ context[2, n_players]
+        h ^= context[3, anti] ^ context[4, cells.shape[0]]
+        for square in range(cells.shape[0]):
+            h ^= _CELL_KEYS[k, square, cells[square] - BLOCKED]
+        keys[k] = h
+    return keys
+
+
 @njit(
     "int64("
     + _GEOMETRY_SIG
-    + ", int64[::1], int64[::1], int64, int64, int64, int64, int64, int64, int64, int64[::1])",
+    + ", int64[::1], int64[::1], int64, int64, int64, int64, int64, int64, int64, int64[::1],"
+    " uint64[:, ::1])",
     cache=True,
 )
 def search(
     cells, rays, ray_lengths, adjacent, weights, corner_of,
-    player, root, n_players, anti, depth, alpha, beta, stats,
+    player, root, n_players, anti, depth, alpha, beta, stats, table,
 ):  # fmt: skip
     """Paranoid alpha-beta ``depth`` plies deep (a pass is not a ply): ``root`` maximises,
-    every rival minimises. Returns the value for ``root``."""
+    every rival minimises. Returns the value for ``root`` (fail-soft); ``table`` holds bounds
+    and best moves of earlier visits (``searchstate``; depth in plies)."""
     tick(stats)
     if stats[ABORTED]:
         return 0
@@ -238,31 +286,56 @@ def search(
             return terminal_score(cells, root, n_players, anti)
         return search(
             cells, rays, ray_lengths, adjacent, weights, corner_of,
-            following, root, n_players, anti, depth, alpha, beta, stats,
+            following, root, n_players, anti, depth, alpha, beta, stats, table,
         )  # fmt: skip
     if depth == 0:
         return evaluate(cells, rays, ray_lengths, weights, corner_of, root, n_players, anti)
+    tabled = depth >= TABLE_MIN_DEPTH
+    key = position_keys(cells, player, root, n_players, anti) if tabled else _NO_KEYS
+    row = probe(key[0], key[1], table) if tabled else -1
+    first = NO_MOVE
+    if row >= 0:
+        first = entry_square(table, row)
+        if entry_depth(table, row) >= depth:
+            lower = entry_lower(table, row)
+            upper = entry_upper(table, row)
+            if lower >= beta or lower == upper:
+                return lower
+            if upper <= alpha:
+                return upper
+            alpha = max(alpha, lower)
+            beta = min(beta, upper)
     keys = np.empty(count, dtype=np.int64)
     for i in range(count):
         keys[i] = -weights[moves[i]] if not anti else weights[moves[i]]
+        if moves[i] == first:
+            keys[i] = _FIRST
     order = np.argsort(keys)
     maximising = player == root
+    window_alpha = alpha
+    window_beta = beta
     best = -INF if maximising else INF
+    best_move = NO_MOVE
     for i in order:
         child = cells.copy()
         play(child, rays, ray_lengths, moves[i], player)
         value = search(
             child, rays, ray_lengths, adjacent, weights, corner_of,
-            following, root, n_players, anti, depth - 1, alpha, beta, stats,
+            following, root, n_players, anti, depth - 1, alpha, beta, stats, table,
         )  # fmt: skip
         if stats[ABORTED]:
             return 0
+        if (value > best) if maximising else (value < best):
+            best = value
+            best_move = moves[i]
         if maximising:
-            best = max(best, value)
             alpha = max(alpha, value)
         else:
-            best = min(best, value)
             beta = min(beta, value)
         if alpha >= beta:
             break
+    if tabled:
+        lower = best if best > window_alpha else -INF
+        upper = best if best < window_beta else INF
+        store(key[0], key[1], table, lower, upper, best_move, depth, stats[AGE])
     return best

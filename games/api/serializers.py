@@ -124,12 +124,53 @@ class UndoStateSerializer(ShapeSerializer):
     shape = presenters.UndoState
     allowed = serializers.BooleanField()
     used = serializers.IntegerField()
+    colors = serializers.ListField(
+        child=serializers.CharField(), help_text="the colours with a move of their own to undo"
+    )
 
 
 class PendingHintSerializer(ShapeSerializer):
     shape = presenters.PendingHint
     ply = serializers.IntegerField()
     move = serializers.CharField(allow_null=True, help_text="null while it is computed")
+    score = serializers.FloatField(
+        allow_null=True,
+        help_text="the final disc difference the move is expected to give the side to move"
+        " (exact when `exact`, else the strong search's estimate); null while it is computed",
+    )
+    exact = serializers.BooleanField(help_text="whether `score` comes from an exact solve")
+
+
+class AnalysisRequestSerializer(StrictSerializer):
+    ply = serializers.IntegerField(
+        required=False, min_value=0, help_text="moves played before the position; default: now"
+    )
+
+
+class AnalysisQuerySerializer(StrictSerializer):
+    ply = serializers.IntegerField(min_value=0)
+
+
+class MoveValueSerializer(ShapeSerializer):
+    shape = presenters.MoveValue
+    move = serializers.CharField()
+    score = serializers.FloatField(
+        help_text="final disc difference for the side to move after this move: exact when"
+        " `exact`, else the search's evaluation in discs"
+    )
+    exact = serializers.BooleanField()
+
+
+class AnalysisStateSerializer(ShapeSerializer):
+    shape = presenters.AnalysisState
+    ply = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=["pending", "done"])
+    to_move = serializers.ChoiceField(choices=COLOR_NAMES)
+    moves = MoveValueSerializer(many=True, help_text="best first; empty while pending")
+    depth = serializers.IntegerField(help_text="plies searched (the empties when exact)")
+    exact = serializers.BooleanField()
+    requested_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
 
 
 class HintStateSerializer(ShapeSerializer):
@@ -144,6 +185,7 @@ class SeatStateSerializer(ShapeSerializer):
     kind = serializers.ChoiceField(choices=Seat.Kind.values)
     level = serializers.ChoiceField(choices=LEVELS, allow_null=True)
     name = serializers.CharField(allow_null=True)
+    account = serializers.CharField(allow_null=True, help_text="the signed-in player's name")
     taken = serializers.BooleanField()
     connected = serializers.BooleanField()
     absent_since = serializers.DateTimeField(allow_null=True)

@@ -20,6 +20,11 @@ urlpatterns = [
     path("games/<public_id:public_id>/moves/", views.MoveView.as_view(), name="api-game-moves"),
     path("games/<public_id:public_id>/undo/", views.UndoView.as_view(), name="api-game-undo"),
     path("games/<public_id:public_id>/hint/", views.HintView.as_view(), name="api-game-hint"),
+    path(
+        "games/<public_id:public_id>/analysis/",
+        views.AnalysisView.as_view(),
+        name="api-game-analysis",
+    ),
     path("games/<public_id:public_id>/resign/", views.ResignView.as_view(), name="api-game-resign"),
     path(
         "games/<public_id:public_id>/takeover/",

@@ -9,6 +9,9 @@ from rest_framework.views import APIView
 
 from games import presenters, selectors
 from games.api.serializers import (
+    AnalysisQuerySerializer,
+    AnalysisRequestSerializer,
+    AnalysisStateSerializer,
     GameCreateSerializer,
     GameListQuerySerializer,
     GameListSerializer,
@@ -21,7 +24,7 @@ from games.api.serializers import (
 )
 from games.identity import Player, player_from_session
 from games.models import Game
-from games.services import cpu, games, presence, rooms
+from games.services import analysis, cpu, games, presence, rooms
 from games.shared.api import validated, with_errors
 
 GAMES_LISTED = 50
@@ -132,6 +135,37 @@ class HintView(APIView):
         player = seated_player(request)
         game = cpu.request_hint(player=player, game_id=selectors.game_pk(public_id))
         return Response(presenters.game_state(game, viewer=player), status=status.HTTP_202_ACCEPTED)
+
+
+class AnalysisView(APIView):
+    """Issue 12 §3: the value of every legal move at a ply, computed by a worker. ``POST``
+    asks for it (202, ``status`` pending until done); ``GET ?ply=`` reads it."""
+
+    throttle_scope = "analysis"
+
+    @extend_schema(
+        operation_id="games_analysis_request",
+        request=AnalysisRequestSerializer,
+        responses=with_errors({202: AnalysisStateSerializer}, 400, 403, 404),
+    )
+    def post(self, request: Request, public_id: str) -> Response:
+        data = validated(AnalysisRequestSerializer, request.data)
+        found = analysis.request_analysis(
+            player=seated_player(request),
+            game_id=selectors.game_pk(public_id),
+            ply=data.get("ply"),
+        )
+        return Response(presenters.analysis_state(found), status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(
+        operation_id="games_analysis_read",
+        parameters=[OpenApiParameter("ply", int, required=True)],
+        responses=with_errors({200: AnalysisStateSerializer}, 400, 404),
+    )
+    def get(self, request: Request, public_id: str) -> Response:
+        query = validated(AnalysisQuerySerializer, request.query_params.dict())
+        found = selectors.analysis(selectors.game_pk(public_id), query["ply"])
+        return Response(presenters.analysis_state(found))
 
 
 class ResignView(APIView):

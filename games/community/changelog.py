@@ -15,13 +15,16 @@ _LIST_ITEM = re.compile(r"^\s*[-*]\s+(.*)$")
 _CODE = re.compile(r"`([^`]+)`")
 
 
-# In a checkout a symlink to the repository's CHANGELOG.md; the wheel holds a copy of the file.
+# In a checkout symlinks to the repository's CHANGELOG.md and its translations
+# (CHANGELOG.ja.md, CHANGELOG.ru.md); the wheel holds copies of the files.
 CHANGELOG_PATH = Path(__file__).resolve().parent / "CHANGELOG.md"
 
 
-def read_changelog() -> SafeString:
-    """The packaged CHANGELOG.md as HTML."""
-    return render_markdown(CHANGELOG_PATH.read_text(encoding="utf-8"))
+def read_changelog(language: str = "en") -> SafeString:
+    """The packaged CHANGELOG.md as HTML, in ``language`` when it has a translation."""
+    translated = CHANGELOG_PATH.with_suffix(f".{language}.md")
+    path = translated if translated.exists() else CHANGELOG_PATH
+    return render_markdown(path.read_text(encoding="utf-8"))
 
 
 def render_markdown(text: str) -> SafeString:

@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import urlencode
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -232,5 +233,9 @@ def _back_to_moderation(request: HttpRequest) -> HttpResponse:
 @require_GET
 def changelog_page(request: HttpRequest) -> HttpResponse:
     """CHANGELOG.md, rendered safely."""
-    context = {"changelog": read_changelog(), "version": app_version(), "commit": app_commit()}
+    context = {
+        "changelog": read_changelog(get_language()),
+        "version": app_version(),
+        "commit": app_commit(),
+    }
     return render(request, "community/changelog.html", context)

@@ -4,12 +4,17 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
 
+from ai_worker.engine import Variant
+from ai_worker.levels import DEFAULT_LEVEL, LEVELS
 from games import selectors
 from games.community.pages import counts_page_view
 from games.community.selectors import site_counters
+from games.models import Game
 from games.shared.errors import NotFound
 
-from .setup import setup_form
+from .labels import LEVEL_LABELS
+from .rules import rule_badges, rule_notes
+from .setup import Choice, setup_form
 from .strings import client_strings
 
 
@@ -21,6 +26,7 @@ def setup(request: HttpRequest) -> HttpResponse:
         "strings": client_strings(),
         "counters": site_counters(),
         "form": setup_form(),
+        "default_level": LEVEL_LABELS[DEFAULT_LEVEL],
     }
     return render(request, "games/setup.html", context)
 
@@ -31,20 +37,36 @@ def play(request: HttpRequest, public_id: str) -> HttpResponse:
     """The page of one game by its public id (versus the CPU, hot-seat, or a room's game
     watched by someone without its room's link)."""
     try:
-        selectors.game_pk(public_id)
+        game = selectors.game(selectors.game_pk(public_id))
     except NotFound as error:
         raise Http404 from error
-    return render(
-        request,
-        "games/game.html",
-        {"game_id": public_id, "room_code": "", "strings": client_strings()},
-    )
+    return render(request, "games/game.html", game_context(game, game_id=public_id, room_code=""))
 
 
 @ensure_csrf_cookie
 @counts_page_view
 def room(request: HttpRequest, code: str) -> HttpResponse:
-    """The page of a friend or multi-player room: share, join, play, rematch."""
-    return render(
-        request, "games/game.html", {"game_id": "", "room_code": code, "strings": client_strings()}
-    )
+    """The page of a friend or multi-player room: share, join, play, rematch (404 when no room
+    has the code)."""
+    try:
+        found = selectors.room(code)
+    except NotFound as error:
+        raise Http404 from error
+    return render(request, "games/game.html", game_context(found.game, game_id="", room_code=code))
+
+
+def game_context(game: Game, *, game_id: str, room_code: str) -> dict[str, object]:
+    """What the game page's template draws on the server: the ids its script follows and the
+    rules badge line of the game's variant."""
+    variant = Variant.from_json(game.variant)
+    return {
+        "game_id": game_id,
+        "room_code": room_code,
+        "strings": client_strings(),
+        "rules": rule_badges(variant),
+        "rule_notes": rule_notes(variant),
+        "levels": [
+            Choice(level, str(LEVEL_LABELS[level]), checked=level == DEFAULT_LEVEL)
+            for level in LEVELS
+        ],
+    }

@@ -4,6 +4,7 @@
 - ``games.services.rooms``: friend and 3-4 player rooms: create, join, rematch.
 - ``games.services.presence``: websocket presence and the CPU taking over an absent seat.
 - ``games.services.cpu``: the CPU's moves and hints from the workers; stalled CPU turns.
+- ``games.services.analysis``: analyses of a game's positions (every legal move's value).
 - ``games.services.guests``: a guest's games move to the account they sign up or log in to.
 - ``games.services.events``: sends (channel-layer events, Celery tasks); changes nothing.
 - ``games.services.steps``: the steps every change shares (lock, check the seat, commit).

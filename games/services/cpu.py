@@ -57,14 +57,18 @@ def request_hint(*, player: Player, game_id: int) -> Game:
     return game
 
 
-def store_hint(*, game_id: int, ply: int, position: str, notation: str) -> bool:
-    """Store the hint searched in ``position`` at ``ply``; stale or repeated does nothing."""
+def store_hint(
+    *, game_id: int, ply: int, position: str, notation: str, score: float, exact: bool
+) -> bool:
+    """Store the hint searched in ``position`` at ``ply`` with its expected final disc
+    difference (``score``, exact or estimated) for the side to move; stale or repeated does
+    nothing."""
     with transaction.atomic():
         game = steps.locked_game(game_id=game_id)
         pending = game.hint and game.hint["ply"] == ply and not game.hint["move"]
         if game.ply != ply or game.position != position or not pending:
             return False
-        game.hint = {"ply": ply, "move": notation}
+        game.hint = {"ply": ply, "move": notation, "score": score, "exact": exact}
         steps.commit(game=game, board=Board.from_text(game.position), kind="hint", fields=["hint"])
     return True
 

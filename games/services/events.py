@@ -31,6 +31,7 @@ from games.models import Game
 
 CPU_MOVE_TASK = "games.tasks.cpu_move"
 HINT_TASK = "games.tasks.hint"
+ANALYSIS_TASK = "games.tasks.analyse_position"
 SPECTATOR = ""  # the view key of anyone who holds no seat
 
 
@@ -109,3 +110,14 @@ def _search_sender(game: Game, search: Search) -> Callable[[], object]:
         "priority": policy.TASK_PRIORITY_BY_LEVEL[search.level],
     }
     return lambda: current_app.send_task(search.task, args=(game_id, ply), **options)
+
+
+def send_analysis(*, analysis_id: int) -> None:
+    """Queue the analysis ``analysis_id`` (``ANALYSIS_TASK``) below every live move, once the
+    transaction commits."""
+    options = {"queue": settings.CELERY_CPU_QUEUE, "priority": policy.ANALYSIS_TASK_PRIORITY}
+
+    def queue_analysis() -> None:
+        current_app.send_task(ANALYSIS_TASK, args=(analysis_id,), **options)
+
+    transaction.on_commit(queue_analysis, robust=True)

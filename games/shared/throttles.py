@@ -6,13 +6,18 @@ Every write (POST, PUT, PATCH, DELETE) of the API passes ``WriteRateThrottle``: 
 when it names none). Accounts are counted by account, guests by client address
 (``games.shared.clients.client_ip``). The sign-up and log-in forms use the same counters
 through ``throttled_form``.
+
+While Redis is down the throttles let requests through (and log it): a saved write must still
+be answered, and an outage of the counters must not become an outage of the site.
 """
 
+import logging
 from collections.abc import Callable
 from functools import wraps
 from types import SimpleNamespace
 from typing import Any, cast
 
+import redis.exceptions
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from rest_framework.permissions import SAFE_METHODS
@@ -22,6 +27,7 @@ from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
 from games.shared.clients import client_ip
 
 DEFAULT_SCOPE = "write"
+logger = logging.getLogger(__name__)
 
 
 class WriteRateThrottle(ScopedRateThrottle):
@@ -33,7 +39,11 @@ class WriteRateThrottle(ScopedRateThrottle):
         self.scope = scope_of(view)
         self.rate = self.get_rate()
         self.num_requests, self.duration = self.parse_rate(self.rate)
-        return SimpleRateThrottle.allow_request(self, request, view)
+        try:
+            return SimpleRateThrottle.allow_request(self, request, view)
+        except redis.exceptions.RedisError:
+            logger.warning("throttle %s not counted: the cache (Redis) is unreachable", self.scope)
+            return True
 
     def get_rate(self) -> str:
         """The scope's rate, read from the settings when the request comes (not at import)."""

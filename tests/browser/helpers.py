@@ -25,7 +25,7 @@ def start_game(page: Page, **choices: str) -> None:
     """Open the setup page, choose, press Start and wait for the game page to be drawn."""
     page.goto("/")
     choose(page, **choices)
-    page.get_by_role("button", name="Start").click()
+    page.locator("#setup-form [type=submit]").click()  # in any language
     wait_ready(page)
 
 
@@ -94,7 +94,7 @@ def start_room(page: Page, **choices: str) -> None:
     """Create a room from the setup page and wait for the room page."""
     page.goto("/")
     choose(page, **choices)
-    page.get_by_role("button", name="Start").click()
+    page.locator("#setup-form [type=submit]").click()  # in any language
     page.wait_for_url(lambda url: "/room/" in url)
     wait_ready(page)
 
@@ -103,3 +103,13 @@ def expect_disc(page: Page, square: str, color: str) -> None:
     """Wait until ``square`` shows a disc of ``color``."""
     cell = page.locator(f'#board [data-square="{square}"] .disc')
     expect(cell).to_have_attribute("data-color", color)
+
+
+def sign_up(page: Page, username: str) -> None:
+    """Create an account from the sign-up page (the page is then signed in)."""
+    page.goto("/accounts/signup/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password", exact=True).fill("a long passphrase")
+    page.get_by_label("Password confirmation").fill("a long passphrase")
+    page.locator("form.account-form").get_by_role("button", name="Sign up").click()
+    expect(page.locator("h1")).to_have_text(username)

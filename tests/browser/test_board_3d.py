@@ -173,3 +173,23 @@ def test_pinch_zooms_the_3d_board(new_page) -> None:
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     expect(page.locator("#board")).to_have_attribute("data-view", "45,0,1.60")  # clamped
     assert page.get_attribute("#game-app", "data-ply") == "0"
+
+
+def test_edge_labels_are_readable_and_a_turned_board_is_not_clipped(new_page) -> None:
+    page = new_page(viewport={"width": 375, "height": 740})
+    start_game(page, opponent="local")
+    page.get_by_label("3D board").check()
+    wait_view_settled(page)
+    far_letter = page.locator("#board .label.col").first.evaluate(
+        "label => { const r = document.createRange(); r.selectNodeContents(label);"
+        " return r.getBoundingClientRect().height; }"
+    )
+    assert far_letter >= 16, far_letter  # the far edge's letters of the oblique view
+    drag_board(page, 112, 0)  # about 45 degrees
+    wait_view_settled(page)
+    assert 35 <= abs(board_view(page)[1]) <= 55
+    stage = page.locator("#board-stage").bounding_box()
+    for square in ("a1", "h1", "a8", "h8"):
+        corner = page.locator(f'#board [data-square="{square}"]').bounding_box()
+        assert corner["x"] >= stage["x"] - 1, square
+        assert corner["x"] + corner["width"] <= stage["x"] + stage["width"] + 1, square

@@ -39,7 +39,7 @@ def test_whole_game_against_the_easy_cpu_reaches_the_result(page: Page) -> None:
     result = page.locator("#result")
     expect(result).to_be_visible()
     expect(page.locator("#result-title")).to_have_text(
-        re.compile(r"You win \(Black\)|White wins|Draw")
+        re.compile(r"You win \(Black\)|You lost \(White wins\)|Draw")
     )
     counts = [int(n) for n in page.locator("#result-rows td").all_inner_texts()[::2]]
     empties = int(page.inner_text("#result-empties"))
@@ -107,15 +107,17 @@ def test_playing_with_the_buttons_grid_only(page: Page) -> None:
     page.get_by_text("Play by buttons").click()
     grid = page.locator("#buttons-grid")
     expect(grid.locator("tr").first.locator("button").first).to_have_text("a1")
+    expect(grid.get_by_role("button", name="f5, empty, legal, flips 1")).to_be_enabled()
     enabled = grid.locator("button:enabled")
     expect(enabled).to_have_count(4)
     assert sorted(enabled.all_inner_texts()) == ["c4", "d3", "e6", "f5"]
-    expect(grid.get_by_role("button", name="a1", exact=True)).to_be_disabled()
-    grid.get_by_role("button", name="d3", exact=True).click()
+    expect(grid.get_by_role("button", name="a1, empty", exact=True)).to_be_disabled()
+    grid.get_by_role("button", name="d3, empty, legal, flips 1", exact=True).click()
     wait_ply(page, 1)
     expect_disc(page, "d4", "black")
     assert sorted(enabled.all_inner_texts()) == ["c3", "c5", "e3"]
-    grid.get_by_role("button", name="c5", exact=True).click()
+    assert page.evaluate("() => document.activeElement.id") == "board"  # focus stays on the board
+    grid.get_by_role("button", name="c5, empty, legal, flips 1", exact=True).click()
     wait_ply(page, 2)
     expect_disc(page, "d5", "white")
 
@@ -228,7 +230,7 @@ def test_hint_rings_a_legal_square_and_resign_ends_the_game(page: Page) -> None:
     expect(page.get_by_role("button", name="Sound: on")).to_have_attribute("aria-pressed", "true")
     page.get_by_role("button", name="Resign").click()
     page.get_by_role("button", name="Yes, resign").click()
-    expect(page.locator("#result-title")).to_have_text("White wins")
+    expect(page.locator("#result-title")).to_have_text("You lost (White wins)")
     expect(page.locator("#result-note")).to_have_text("Black resigned.")
     expect(page.locator("#result-hints")).to_have_text("1")
     expect(page.locator("#turn")).to_have_text("Game over")

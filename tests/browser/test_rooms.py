@@ -10,6 +10,7 @@ from .helpers import (
     expect_disc,
     legal_squares,
     play_cell,
+    sign_up,
     start_room,
     wait_my_turn_or_end,
     wait_ply,
@@ -131,7 +132,10 @@ def test_continue_against_the_cpu_when_the_opponent_is_away(new_page, server_sql
     play_cell(host, legal_squares(host)[0])
     guest.context.close()
     expect(host.locator("#room-seats")).to_contain_text("White: away")
-    expect(host.get_by_role("button", name="Continue against the CPU")).to_be_hidden()
+    expect(host.locator("#takeover-countdown")).to_have_text(
+        re.compile(r"White is away: the CPU may take the seat in [12]:\d\d")
+    )
+    expect(host.get_by_role("button", name="Continue against the CPU")).to_be_disabled()
     code = host.url.rstrip("/").rsplit("/", 1)[1]
     server_sql(  # the 2 minutes pass at once
         "UPDATE games_seat SET absent_since = now() - interval '3 minutes'"
@@ -140,7 +144,34 @@ def test_continue_against_the_cpu_when_the_opponent_is_away(new_page, server_sql
     )
     host.reload()
     wait_ready(host)
+    expect(host.locator("#takeover-countdown")).to_have_text(
+        "White is away: the CPU may take the seat now"
+    )
+    host.get_by_label("CPU level").select_option("easy")
     host.get_by_role("button", name="Continue against the CPU").click()
-    expect(host.locator("#room-seats")).to_contain_text("White: CPU (normal)")
+    expect(host.locator("#room-seats")).to_contain_text("White: CPU (easy)")
     wait_ply(host, 2)
     expect(host.locator("#turn")).to_have_text("Your turn (Black)")
+
+
+def test_a_room_shows_the_names_of_signed_in_players(new_page) -> None:
+    host = new_page()
+    sign_up(host, "browser_host")
+    start_room(host, opponent="friend", board="6x6")
+    guest = new_page()
+    sign_up(guest, "browser_guest")
+    join(guest, host.input_value("#room-url"))
+    expect(host.locator("#room-seats")).to_contain_text("Black: browser_host (you)")
+    expect(host.locator("#room-seats")).to_contain_text("White: browser_guest")
+    expect(guest.locator("#room-seats")).to_contain_text("Black: browser_host")
+    expect(guest.locator("#room-seats")).to_contain_text("White: browser_guest (you)")
+    expect(guest.locator('#counts li[data-color="black"] .who')).to_have_text("browser_host")
+
+
+def test_on_a_phone_the_room_link_is_above_the_board(new_page) -> None:
+    host = new_page(viewport={"width": 375, "height": 740})
+    start_room(host, opponent="friend", board="6x6")
+    link = host.locator("#room-url").bounding_box()
+    board = host.locator("#board").bounding_box()
+    assert link["y"] + link["height"] <= board["y"]
+    expect(host.locator("#room-url")).to_be_in_viewport()

@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import Page, expect
 
-from .helpers import choose, screenshot, start_game, wait_ready
+from .helpers import choose, screenshot, start_game, start_room, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -57,3 +57,25 @@ def test_setup_offers_to_continue_an_unfinished_game(page: Page) -> None:
     resume.click()
     wait_ready(page)
     assert page.url == game_url
+
+
+def test_unfinished_games_list_waiting_rooms_and_cpu_levels_with_dates(page: Page) -> None:
+    start_room(page, opponent="friend", board="6x6")
+    start_game(page, opponent="cpu", level="easy", color="black")
+    page.goto("/")
+    items = page.locator("#resume-list li")
+    expect(items).to_have_count(2)
+    expect(items.nth(0)).to_contain_text("versus the CPU, 8×8, move 0 · easy")
+    expect(items.nth(1)).to_contain_text("room, 6×6, move 0 · Waiting for players to join")
+    expect(items.locator("time")).to_have_count(2)
+
+
+def test_play_now_is_above_the_fold_on_a_phone_and_starts_a_cpu_game(new_page) -> None:
+    page = new_page(viewport={"width": 375, "height": 667})
+    page.goto("/")
+    button = page.get_by_role("button", name="Play now")
+    expect(button).to_be_in_viewport()
+    button.click()
+    wait_ready(page)
+    expect(page.locator("#rules .badge")).to_have_text(["8×8", "Cross"])
+    expect(page.locator("#counts")).to_contain_text("Black (you) 2")

@@ -178,7 +178,8 @@ def test_undo_hint_and_resign_endpoints(alice, bob) -> None:
     undone = client.post(f"/api/games/{game['id']}/undo/")
     assert (undone.status_code, undone.json()["ply"], undone.json()["undo"]["used"]) == (200, 0, 1)
     hint = client.post(f"/api/games/{game['id']}/hint/")
-    assert (hint.status_code, hint.json()["hints"]["current"]) == (202, {"ply": 0, "move": None})
+    pending = {"ply": 0, "move": None, "score": None, "exact": False}
+    assert (hint.status_code, hint.json()["hints"]["current"]) == (202, pending)
     other, _ = bob
     refused = other.post(f"/api/games/{game['id']}/resign/")
     assert (refused.status_code, error_of(refused)["code"]) == (403, "not_your_seat")

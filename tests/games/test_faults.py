@@ -24,7 +24,7 @@ from games.identity import Player
 from games.models import Game
 from games.services import cpu, games
 from reversi_site.celery import app
-from tests.servers import daphne, redis_server
+from tests.servers import PRODUCTION, daphne, redis_server
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -42,8 +42,7 @@ def test_a_move_saved_while_redis_is_down_answers_success_and_reads_keep_working
         env = {
             "POSTGRES_DB": connection.settings_dict["NAME"],
             "REDIS_URL": private_redis.url,
-            "DJANGO_DEBUG": "0",
-        }
+        } | PRODUCTION
         with daphne(env) as url:
             http = httpx.Client(base_url=url, headers={"Authorization": token}, timeout=60)
             game = http.post("/api/games/", json={"mode": "cpu", "level": "easy"}).json()

@@ -118,13 +118,22 @@ def test_a_forced_pass_is_recorded_and_announced_until_that_player_moves() -> No
     assert_replays(game)
 
 
+def test_undo_lists_only_the_colours_that_placed_a_disc() -> None:
+    game = local_game([])
+    assert state(game)["undo"]["colors"] == []
+    game = games.play_move(player=ALICE, game_id=game.pk, notation="f5", ply=0)
+    assert state(game)["undo"]["colors"] == ["black"]
+    game = games.play_move(player=ALICE, game_id=game.pk, notation="f6", ply=1)
+    assert state(game)["undo"]["colors"] == ["black", "white"]
+
+
 def test_hot_seat_undo_takes_back_one_move_with_the_pass_it_caused() -> None:
     game = local_game(BLACK_MUST_PASS)
     game = games.undo_move(player=ALICE, game_id=game.pk)
     current = state(game)
     assert current["moves"] == BLACK_MUST_PASS[:-1]
     assert current["to_move"] == "white"
-    assert current["undo"] == {"allowed": True, "used": 1}
+    assert current["undo"] == {"allowed": True, "used": 1, "colors": ["black", "white"]}
     game = games.undo_move(player=ALICE, game_id=game.pk)
     assert state(game)["moves"] == BLACK_MUST_PASS[:-2]
     assert_replays(game)
@@ -356,11 +365,16 @@ def test_hint_is_computed_once_per_ply_and_dropped_when_stale() -> None:
     game = local_game(["f5"])
     cpu.request_hint(player=ALICE, game_id=game.pk)
     cpu.request_hint(player=ALICE, game_id=game.pk)
-    assert state(game)["hints"] == {"used": 1, "current": {"ply": 1, "move": None}}
+    pending = {"ply": 1, "move": None, "score": None, "exact": False}
+    assert state(game)["hints"] == {"used": 1, "current": pending}
     assert tasks.hint(game.pk, 1) is True
     assert tasks.hint(game.pk, 1) is False
     hint = state(game)["hints"]["current"]
     assert hint["move"] in state(game)["legal_moves"]
+    # the expected disc difference of strong's move, for white after f5: about even
+    assert isinstance(hint["score"], float)
+    assert -20 < hint["score"] < 20
+    assert hint["exact"] is False
     cpu.request_hint(player=ALICE, game_id=game.pk)  # already answered for this ply
     assert state(game)["hints"]["used"] == 1
     with pytest.raises(Forbidden):

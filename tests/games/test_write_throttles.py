@@ -53,6 +53,20 @@ def test_throttle_counts_live_in_the_shared_redis_cache(alice, rates, settings) 
     assert client.post(moves, {"move": "c3", "ply": 1}, format="json").status_code == 429
 
 
+def test_analysis_requests_have_their_own_lower_rate(alice, rates) -> None:
+    """An analysis costs a worker seconds of CPU: it is counted apart from moves, at its rate."""
+    rates(analysis="1/min")
+    client, _ = alice
+    game = client.post("/api/games/", {"mode": "local"}, format="json").json()
+    analysis = f"/api/games/{game['id']}/analysis/"
+    assert client.post(analysis, {"ply": 0}, format="json").status_code == 202
+    refused = client.post(analysis, {"ply": 0}, format="json")
+    assert refused.status_code == 429
+    assert refused.json()["error"]["code"] == "throttled"
+    moves = f"/api/games/{game['id']}/moves/"
+    assert client.post(moves, {"move": "d3", "ply": 0}, format="json").status_code == 201
+
+
 def test_every_write_of_the_schema_documents_its_throttle() -> None:
     schema = APIClient().get("/api/schema/?format=json").json()
     writes = [

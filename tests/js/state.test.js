@@ -187,6 +187,7 @@ test("a move event that follows the state plays its move and flips on the board"
     legal_moves: { f6: ["e5"] },
     discs: { black: 4, white: 1 },
     empties: 59,
+    undo: { allowed: true, used: 0, colors: ["black"] },
     result: null,
     server_time: new Date().toISOString(),
     updated_at: new Date().toISOString(),

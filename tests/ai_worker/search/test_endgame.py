@@ -1,11 +1,14 @@
 """The exact solver gives the final disc difference of perfect play."""
 
+import random
 import time
 
 import pytest
 
-from ai_worker.engine import PASS, Board, Variant
+from ai_worker.engine import PASS, Board, Move, Variant
+from ai_worker.engine.records import read_obf
 from ai_worker.fast.api import Position, Searcher, SearchTables
+from ai_worker.fast.lastflip import count_last_flips
 from benchmarks.ffo import read_ffo
 from tests.ai_worker.search.conftest import random_endgame
 
@@ -43,6 +46,37 @@ def test_solver_matches_brute_force_minimax(seed: int) -> None:
     if board.legal_moves == [PASS]:
         board.push(PASS)
     assert solve(board)[0] == brute_force(board)
+
+
+def test_last_square_flip_counts_match_the_rules_engine() -> None:
+    """The table count of the last empty square's flips, on random full boards, is the
+    number of discs the pure-Python engine flips there (for either side)."""
+    rng = random.Random(12)
+    checked = 0
+    for _ in range(400):
+        square = rng.randrange(64)
+        cells = [rng.choice("XO") for _ in range(64)]
+        cells[square] = "-"
+        for mover in "XO":
+            board = read_obf("".join(cells) + " " + mover)
+            move = Move(square % 8, square // 8)
+            legal = move in board.legal_moves
+            expected = len(board.flips_for(move)) if legal else 0
+            assert count_last_flips(Position.of(board).player, square) == expected
+            checked += legal
+    assert checked > 100  # most squares flip something
+
+
+@pytest.mark.parametrize("empties", [1, 2, 3, 4, 5])
+def test_small_solvers_match_brute_force_minimax(empties: int) -> None:
+    """The unrolled 1-4-empty solvers and the 5-6-empty loop, on boards with and without
+    walls, in reversi and anti-reversi."""
+    for seed in range(12):
+        variant = [Variant(), Variant(anti=True), Variant(blocked=("b2", "g6"))][seed % 3]
+        board = random_endgame(variant, empties, 100 * empties + seed)
+        if board.legal_moves == [PASS]:
+            board.push(PASS)
+        assert solve(board)[0] == brute_force(board), (variant, seed)
 
 
 @pytest.mark.parametrize("number", [1, 2, 3, 20, 21, 40])

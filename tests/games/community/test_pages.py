@@ -1,10 +1,14 @@
 """The community, moderation and changelog pages."""
 
+import re
+from pathlib import Path
+
 import pytest
 from django.contrib.auth.models import Permission, User
 from django.template.loader import render_to_string
 from django.test import Client, RequestFactory
 
+from games.community.changelog import CHANGELOG_PATH
 from games.community.models import (
     BugReport,
     Comment,
@@ -184,6 +188,22 @@ def test_changelog_page_renders_the_changelog() -> None:
     html = page(Client(), "/changelog/")
     assert "<h2>Changelog</h2>" in html
     assert f"version {app_version()} (commit {app_commit()})" in html
+
+
+@pytest.mark.parametrize(("language", "title"), [("ja", "変更履歴"), ("ru", "История изменений")])
+def test_changelog_page_follows_the_language(language: str, title: str) -> None:
+    html = page(Client(HTTP_ACCEPT_LANGUAGE=language), "/changelog/")
+    assert f"<h2>{title}</h2>" in html
+    assert "<h2>Changelog</h2>" not in html
+
+
+def test_every_version_of_the_changelog_is_in_its_translations() -> None:
+    def versions(path: Path) -> list[str]:
+        return re.findall(r"^## (\d+\.\d+\.\d+)", path.read_text(encoding="utf-8"), re.M)
+
+    english = versions(CHANGELOG_PATH)
+    for language in ("ja", "ru"):
+        assert versions(CHANGELOG_PATH.with_suffix(f".{language}.md")) == english
 
 
 def test_footer_shows_version_and_commit(footer_settings) -> None:

@@ -40,6 +40,40 @@ def test_unknown_game_is_404(client: Client) -> None:
     assert client.get("/play/987654321/").status_code == 404
 
 
+@pytest.mark.parametrize("path", ["/room/NOPE/", "/play/987654321/", "/no-such-page/"])
+@pytest.mark.parametrize("debug", [True, False])
+def test_unknown_pages_get_the_sites_own_404_page(client: Client, settings, path, debug) -> None:
+    settings.DEBUG = debug
+    response = client.get(path, HTTP_ACCEPT_LANGUAGE="ru")
+    assert response.status_code == 404
+    html = response.content.decode()
+    assert "<h1>Страница не найдена</h1>" in html
+    assert "Technical" not in html
+
+
+def test_an_unknown_api_path_keeps_its_json_error(client: Client, settings) -> None:
+    settings.DEBUG = True
+    response = client.get("/api/games/987654321/")
+    assert response.status_code == 404
+    assert response.json()["error"]["code"]
+
+
+def test_the_game_page_shows_the_rules_badges_of_its_variant(client: Client) -> None:
+    created = client.post(
+        "/api/games/",
+        {"mode": "local", "variant": {"anti": True, "handicap": 1}},
+        content_type="application/json",
+    ).json()
+    html = client.get(created["url"]).content.decode()
+    badges = re.findall(r'<li class="badge">(.*?)</li>', html)
+    assert badges == [
+        "8×8",
+        "Cross",
+        "Anti-reversi (fewest discs wins)",
+        "Corner handicap: 1 (Black)",
+    ]
+
+
 @pytest.mark.parametrize("language", ["ja", "ru"])
 def test_every_script_string_is_translated(language: str) -> None:
     untranslated = []
@@ -52,3 +86,9 @@ def test_every_script_string_is_translated(language: str) -> None:
             if str(text) == english:
                 untranslated.append(key)
     assert untranslated == []
+
+
+def test_play_now_names_the_servers_default_level(client: Client) -> None:
+    html = client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'id="play-now-button"' in html
+    assert "CPU, Normal, 8×8, you play black" in html

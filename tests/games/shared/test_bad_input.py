@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 
 from games.shared.api import api_exception_handler, server_error
 from games.shared.parsers import MAX_JSON_DEPTH
-from tests.servers import daphne, free_port
+from tests.servers import PRODUCTION, daphne, free_port
 
 pytestmark = pytest.mark.django_db
 
@@ -66,7 +66,7 @@ def test_a_redis_outage_is_a_503_with_retry_after() -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_a_database_outage_is_a_503_envelope_with_retry_after() -> None:
-    env = {"POSTGRES_PORT": str(free_port()), "POSTGRES_POOL_TIMEOUT": "1", "DJANGO_DEBUG": "0"}
+    env = {"POSTGRES_PORT": str(free_port()), "POSTGRES_POOL_TIMEOUT": "1"} | PRODUCTION
     with daphne(env) as url:
         health = httpx.get(f"{url}/healthz", timeout=30)
         reads = httpx.get(f"{url}/api/games/AAAAAAAAAAAA/", timeout=30)

@@ -1,6 +1,7 @@
 // The 2D board: a CSS grid of cells with a lettered frame, legal-move dots, the hover/tap
 // preview (ghost disc + rings on the discs that would flip), a keyboard focus ring and the
 // one-by-one flip animation.
+import { colorName, t } from "./i18n.js";
 import { boardShape, cellAt, parseSquare, squareName } from "./state.js";
 
 const FLIP_STEP_MS = 110;
@@ -24,6 +25,7 @@ export class BoardView {
     this.cursor = null;
     this.shape = "";
     this.timers = [];
+    this.animating = new Map(); // square -> colour shown until its flip, while one runs
     root.addEventListener("pointerdown", (event) => {
       this.pointerType = event.pointerType;
     });
@@ -56,22 +58,50 @@ export class BoardView {
     this.root.style.setProperty("--rows", height);
     this.root.replaceChildren();
     this.cells.clear();
-    this.root.append(label("corner", ""));
-    for (let col = 0; col < width; col += 1) {
-      this.root.append(label("col", String.fromCharCode(97 + col)));
-    }
+    // An ARIA grid: one row element per board row (display: contents, so the CSS grid still
+    // lays out the cells); the letter row and the numbers are only for the eye.
+    const letters = document.createElement("div");
+    letters.className = "row-group";
+    letters.setAttribute("aria-hidden", "true");
+    letters.append(label("corner", ""));
+    for (let col = 0; col < width; col += 1) letters.append(label("col", String.fromCharCode(97 + col)));
+    this.root.append(letters);
     for (let row = 0; row < height; row += 1) {
-      this.root.append(label("row", String(row + 1)));
+      const line = document.createElement("div");
+      line.className = "row-group";
+      line.setAttribute("role", "row");
+      line.append(label("row", String(row + 1)));
       for (let col = 0; col < width; col += 1) {
         const square = squareName(col, row);
         const cell = document.createElement("div");
         cell.className = "cell";
+        cell.id = `cell-${square}`;
+        cell.setAttribute("role", "gridcell");
         cell.dataset.square = square;
         const disc = document.createElement("span");
         disc.className = "disc";
+        const mark = document.createElement("span");
+        mark.className = "mark";
+        mark.setAttribute("aria-hidden", "true");
+        disc.append(mark);
         cell.append(disc);
-        this.root.append(cell);
+        line.append(cell);
         this.cells.set(square, cell);
+      }
+      this.root.append(line);
+    }
+    if (width === 8 && height === 8) this.markStarPoints();
+  }
+
+  /** The four star points of an 8x8 board (where the lines b/c, f/g and 2/3, 6/7 cross): each
+   * is drawn as a quarter dot in the corner of the four cells around it. */
+  markStarPoints() {
+    for (const [x, y] of [[2, 2], [6, 2], [2, 6], [6, 6]]) {
+      const quarters = [[x - 1, y - 1, "100% 100%"], [x, y - 1, "0 100%"], [x - 1, y, "100% 0"], [x, y, "0 0"]];
+      for (const [col, row, corner] of quarters) {
+        const cell = this.cells.get(squareName(col, row));
+        cell.classList.add("star");
+        cell.style.setProperty("--star-at", corner);
       }
     }
   }
@@ -82,7 +112,11 @@ export class BoardView {
    * squares to the colour they show until their flip is animated.
    */
   render(view, pending = new Map()) {
-    this.stopAnimation();
+    // A redraw of the position being animated (the POST's answer after the socket's event, a
+    // busy flag cleared) lets the animation run on: the discs not turned yet stay as they were.
+    const samePosition = this.animating.size > 0 && pending.size === 0 && sameRows(view.rows, this.rows);
+    if (samePosition) pending = this.animating;
+    else this.stopAnimation();
     this.build(view.rows);
     this.rows = view.rows;
     this.legal = new Set(view.interactive ? view.legal : []);
@@ -99,6 +133,7 @@ export class BoardView {
       cell.classList.toggle("legal", this.legal.has(square));
       cell.classList.toggle("last", view.lastMove === square);
       cell.classList.toggle("hint", view.hint === square);
+      cell.setAttribute("aria-label", this.describe(square, content, view));
     }
     // Keep the preview (a first tap, the mouse or the keyboard cursor) while it is still legal.
     const previewed = this.preview;
@@ -107,9 +142,19 @@ export class BoardView {
     if (this.root.classList.contains("keyboard")) this.paintCursor();
   }
 
+  /** What a screen reader says of a square: "d4, white", "c4, empty, legal, flips 1". */
+  describe(square, content, view) {
+    const parts = [square, cellWord(content)];
+    if (this.legal.has(square)) parts.push(t("cell.legal", { count: (view.flips.get(square) ?? []).length }));
+    if (view.lastMove === square) parts.push(t("cell.last"));
+    if (view.hint === square) parts.push(t("cell.hint"));
+    return parts.join(", ");
+  }
+
   /** Turn the pending discs to their colours one by one, nearest first (at once if reduced). */
   animateFlips(order, colors) {
     const turn = (square) => {
+      this.animating.delete(square);
       const cell = this.cells.get(square);
       if (cell) cell.firstChild.dataset.color = colors.get(square);
       this.hooks.onFlip?.();
@@ -120,6 +165,7 @@ export class BoardView {
       return;
     }
     this.root.dataset.animating = "true";
+    for (const square of order) this.animating.set(square, this.cells.get(square)?.firstChild.dataset.color);
     order.forEach((square, index) => {
       this.timers.push(setTimeout(() => turn(square)?.classList.add("flipping"), (index + 1) * FLIP_STEP_MS));
     });
@@ -130,6 +176,7 @@ export class BoardView {
   stopAnimation() {
     this.timers.forEach(clearTimeout);
     this.timers = [];
+    this.animating.clear();
     for (const cell of this.root.querySelectorAll(".flipping")) cell.classList.remove("flipping");
     delete this.root.dataset.animating;
   }
@@ -150,6 +197,13 @@ export class BoardView {
       return;
     }
     this.hooks.onPlay(square);
+  }
+
+  /** Put the keyboard focus on the board with its cursor on `square` (after a move played
+   * from elsewhere, such as the buttons grid, whose button is then disabled). */
+  focusOn(square) {
+    this.root.focus({ preventScroll: true });
+    this.moveCursorTo(square);
   }
 
   /** Ghost disc on `square` and rings on the discs it would flip (legal squares only). */
@@ -192,6 +246,7 @@ export class BoardView {
     if (cell) {
       cell.classList.add("cursor");
       this.root.dataset.cursor = this.cursor;
+      this.root.setAttribute("aria-activedescendant", cell.id);
     }
   }
 
@@ -213,6 +268,17 @@ export class BoardView {
       if (this.cursor && this.legal.has(this.cursor)) this.hooks.onPlay(this.cursor);
     }
   }
+}
+
+/** "white", "empty", "blocked": a square's content in words. */
+export function cellWord(content) {
+  if (content === "empty") return t("cell.empty");
+  if (content === "wall") return t("cell.wall");
+  return colorName(content).toLocaleLowerCase(document.documentElement.lang);
+}
+
+function sameRows(a, b) {
+  return a.length === b.length && a.every((row, index) => row === b[index]);
 }
 
 function label(kind, text) {

@@ -71,6 +71,10 @@ export class BoardCamera {
     this.board.style.setProperty("--tilt", `${tilt}deg`);
     this.board.style.setProperty("--spin", `${spin}deg`);
     this.board.style.setProperty("--zoom", String(zoom));
+    // A turned board's corners stick out: shrink it so its diagonal fits the stage.
+    const radians = (spin * Math.PI) / 180;
+    const spinFit = 1 / (Math.abs(Math.cos(radians)) + Math.abs(Math.sin(radians)));
+    this.board.style.setProperty("--spin-fit", spinFit.toFixed(4));
     this.board.dataset.view = `${Math.round(tilt)},${Math.round(spin)},${zoom.toFixed(2)}`;
   }
 

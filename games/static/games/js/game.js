@@ -48,13 +48,25 @@ function show(element, visible) {
   element.hidden = !visible;
 }
 
-function say(text) {
+/** Show an error message (`kind`: the error's code, so a later state can clear a "no
+ * connection" message once the server is reached again). */
+function say(text, kind = "") {
   const message = $("message");
   message.textContent = text ?? "";
+  message.dataset.kind = text ? kind : "";
   show(message, Boolean(text));
 }
 
+const pageTitle = document.title;
+
+/** The tab's title says when it is the viewer's move (to see it from another tab). */
+function drawTitle() {
+  const yours = canPlay() && state.mode !== "local";
+  document.title = yours ? `${t("title.your_turn")} · ${pageTitle}` : pageTitle;
+}
+
 function drawTurn() {
+  drawTitle();
   const turn = $("turn");
   if (!state.active) {
     turn.textContent = state.status === "waiting" ? t("turn.waiting_players") : t("turn.over");
@@ -92,6 +104,13 @@ function drawCounts() {
       number.className = "count";
       number.textContent = state.counts.get(color);
       item.append(number);
+      const player = seatLabel(seat);
+      if (player) {
+        const line = document.createElement("span");
+        line.className = "who";
+        line.textContent = player;
+        item.append(line);
+      }
       return item;
     }),
   );
@@ -99,9 +118,20 @@ function drawCounts() {
 
 function drawLastMove() {
   const last = state.lastMove;
+  const key = last?.flipCount === 0 ? "last.placed" : "last.move";
   $("last-move").textContent = last
-    ? t("last.move", { color: colorName(last.color), square: last.square, count: last.flipCount })
+    ? t(key, { color: colorName(last.color), square: last.square, count: last.flipCount })
     : "";
+}
+
+/** Say what changed (the last move, a pass, the result) in the live region, once per state. */
+function announce(previous) {
+  if (previous && previous.id === state.id && previous.version === state.version) return;
+  const parts = [];
+  if (state.lastMove && (!previous || previous.ply !== state.ply)) parts.push($("last-move").textContent);
+  if (state.active && state.pass && state.pass.color !== previous?.pass?.color) parts.push($("pass-banner").textContent);
+  if (!state.active && state.result && previous?.active) parts.push($("result-title").textContent);
+  if (parts.length) $("announcer").textContent = parts.join(". ");
 }
 
 function drawPassBanner() {
@@ -126,7 +156,10 @@ function drawButtonsGrid() {
             button.type = "button";
             button.textContent = squareName(x, y);
             button.dataset.move = squareName(x, y);
-            button.addEventListener("click", () => play(button.dataset.move));
+            button.addEventListener("click", () => {
+              play(button.dataset.move);
+              board.focusOn(button.dataset.move);
+            });
             td.append(button);
           }
           tr.append(td);
@@ -138,6 +171,7 @@ function drawButtonsGrid() {
   const legal = new Set(canPlay() ? state.legal : []);
   for (const button of grid.querySelectorAll("button")) {
     button.disabled = !legal.has(button.dataset.move);
+    button.setAttribute("aria-label", $(`cell-${button.dataset.move}`).getAttribute("aria-label"));
   }
 }
 
@@ -150,10 +184,11 @@ function drawResult() {
   if (result.draw) title = t("result.draw");
   else if (result.winner) {
     const seat = seatOf(result.winner);
-    title =
-      seat?.mine && state.mode !== "local" && mySeats().length === 1
-        ? t("result.you_win", { color: colorName(result.winner) })
-        : t("result.wins", { color: colorName(result.winner) });
+    const player = state.mode !== "local" && mySeats().length === 1;
+    const color = colorName(result.winner);
+    if (player && seat?.mine) title = t("result.you_win", { color });
+    else if (player) title = t("result.you_lose", { color });
+    else title = t("result.wins", { color });
   } else title = t("result.over");
   $("result-title").textContent = title;
   $("result-note").textContent = result.resigned ? t("result.resigned", { color: colorName(result.resigned) }) : "";
@@ -180,14 +215,14 @@ function drawControls() {
   const mine = mySeats();
   const seated = mine.length > 0;
   const inRoom = Boolean(roomCode);
-  show($("undo-button"), state.undoAllowed && !inRoom && state.active);
-  $("undo-button").disabled = busy || !state.active || state.ply === 0;
+  show($("undo-button"), state.undoAllowed && !inRoom && state.active && seated);
+  $("undo-button").disabled = busy || !mine.some((color) => state.undoColors.includes(color));
   show($("hint-button"), state.active && seated && !inRoom);
   $("hint-button").disabled = busy || !canPlay() || state.hintPending;
   show($("resign-button"), state.active && seated);
   $("resign-button").disabled = busy;
   show($("again-button"), !inRoom && !state.active);
-  show($("takeover-button"), Boolean(absentOpponent()));
+  drawTakeover();
   drawRoom();
 }
 
@@ -241,6 +276,7 @@ function apply(raw) {
     sound.place();
   }
   drawAll(pending);
+  announce(previous);
   if (pending.size) board.animateFlips(last.flips, colors);
 }
 
@@ -271,7 +307,12 @@ function follow(id) {
   gameId = String(id);
   live = new LiveGame(gameId, {
     onMessage: (message) => receive(message),
-    onStatus: (online) => show($("offline"), !online),
+    onStatus: (online) => {
+      show($("offline"), !online);
+      app.dataset.online = String(online);
+      // Connected again: the server resends the state, so a "no connection" message is stale.
+      if (online && $("message").dataset.kind === "network") say("");
+    },
   });
 }
 
@@ -286,7 +327,7 @@ async function act(work) {
   try {
     await work();
   } catch (error) {
-    say(error.status === 409 ? t("error.stale") : errorText(error));
+    say(error.status === 409 ? t("error.stale") : errorText(error), error.code);
     if (error.status === 409) await refresh().catch(() => {});
   } finally {
     busy = false;
@@ -317,7 +358,7 @@ $("resign-yes").addEventListener("click", () => {
 });
 $("takeover-button").addEventListener("click", () => {
   const away = absentOpponent();
-  if (away) post("takeover", { color: away.color, level: "normal" });
+  if (away) post("takeover", { color: away.color, level: $("takeover-level").value });
 });
 
 $("again-button").addEventListener("click", () =>
@@ -344,6 +385,15 @@ $("board").classList.toggle("dots", dotsToggle.checked);
 dotsToggle.addEventListener("change", () => {
   setPref("dots", dotsToggle.checked);
   $("board").classList.toggle("dots", dotsToggle.checked);
+});
+
+// Marks on the discs (a shape per colour), so that colours are told apart by more than hue.
+const marksToggle = $("marks-toggle");
+marksToggle.checked = getPref("marks", false);
+$("board").classList.toggle("marks", marksToggle.checked);
+marksToggle.addEventListener("change", () => {
+  setPref("marks", marksToggle.checked);
+  $("board").classList.toggle("marks", marksToggle.checked);
 });
 
 const camera = new BoardCamera($("board-stage"), $("board"));
@@ -379,11 +429,41 @@ motionQuery.addEventListener("change", () => {
 
 // ---------------------------------------------------------------- rooms
 
-/** Another person's seat that the server lets the CPU take over by now (M3), or null. */
-function absentOpponent() {
+/** Another person's seat, away, that the server will let the CPU take over (M3), or null. */
+function awayOpponent() {
   if (!state?.active || !mySeats().length) return null;
-  const now = serverNow(state);
-  return state.seats.find((seat) => !seat.mine && seat.takeoverAt !== null && seat.takeoverAt <= now) ?? null;
+  return state.seats.find((seat) => !seat.mine && seat.takeoverAt !== null) ?? null;
+}
+
+/** The away seat once the server's takeover time has come, or null. */
+function absentOpponent() {
+  const away = awayOpponent();
+  return away && away.takeoverAt <= serverNow(state) ? away : null;
+}
+
+/** The takeover panel: a countdown to the time the server sent, then the button and level. */
+function drawTakeover() {
+  const away = awayOpponent();
+  show($("takeover"), Boolean(away));
+  if (!away) return;
+  const seconds = Math.max(0, Math.ceil((away.takeoverAt - serverNow(state)) / 1000));
+  const clock = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  $("takeover-countdown").textContent =
+    seconds > 0 ? t("takeover.countdown", { color: colorName(away.color), time: clock }) : t("takeover.now", { color: colorName(away.color) });
+  $("takeover-button").disabled = busy || seconds > 0;
+}
+
+/** Who holds a seat, for its player card: the CPU and its level, or the account's name. */
+function seatLabel(seat) {
+  if (seat?.kind === "cpu") return t("seat.cpu", { level: t(`level.${seat.level}`) });
+  return seat?.account ?? "";
+}
+
+/** A person's seat as shown: their account's name if they have one, "(you)" or "away". */
+function playerName(seat) {
+  const status = seat.mine ? t("seat.you") : seat.connected ? "" : t("seat.away");
+  if (!seat.account) return status || t("seat.player");
+  return status ? `${seat.account} ${status}` : seat.account;
 }
 
 function drawRoom() {
@@ -402,8 +482,7 @@ function drawRoom() {
       let who;
       if (!seat.taken) who = t("seat.open");
       else if (seat.kind === "cpu") who = t("seat.cpu", { level: t(`level.${seat.level}`) });
-      else if (seat.mine) who = t("seat.you");
-      else who = seat.connected ? t("seat.player") : t("seat.away");
+      else who = playerName(seat);
       item.textContent = `${colorName(seat.color)}: ${who}`;
       return item;
     }),
@@ -454,7 +533,7 @@ async function start() {
   } catch (error) {
     say(errorText(error));
   }
-  setInterval(() => state && drawControls(), 5000);
+  setInterval(() => state && drawTakeover(), 1000);
   app.dataset.ready = "true";
 }
 

@@ -104,6 +104,19 @@ function request() {
   return ["/api/rooms/", body];
 }
 
+// "Play now": the server's defaults (versus the CPU, its default level, black, 8x8).
+const playNow = document.getElementById("play-now-button");
+playNow.addEventListener("click", async () => {
+  playNow.disabled = true;
+  try {
+    location.href = (await api("POST", "/api/games/", { mode: "cpu" })).url;
+  } catch (error) {
+    message.textContent = errorText(error);
+    message.hidden = false;
+    playNow.disabled = false;
+  }
+});
+
 form.addEventListener("change", update);
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
@@ -121,22 +134,36 @@ form.addEventListener("submit", async (event) => {
   }
 });
 
+/** "Your unfinished games": games in play and rooms waiting for players, newest first, each
+ * with its level (versus the CPU) and when it last changed. */
 async function offerResume() {
   let list;
   try {
-    list = (await api("GET", "/api/games/?status=active")).games;
+    const [active, waiting] = await Promise.all(
+      ["active", "waiting"].map((status) => api("GET", `/api/games/?status=${status}`)),
+    );
+    list = [...active.games, ...waiting.games].sort((a, b) => b.updated_at.localeCompare(a.updated_at));
   } catch {
     return;
   }
   if (!list.length) return;
+  const when = new Intl.DateTimeFormat(document.documentElement.lang, { dateStyle: "medium", timeStyle: "short" });
   const links = list.slice(0, 5).map((game) => {
     const item = document.createElement("li");
     const link = document.createElement("a");
     link.href = game.url;
     link.className = "button primary";
     const board = t(`board.${game.variant.board}`);
-    link.textContent = t("resume.link", { mode: t(`mode.${game.mode}`), board, ply: game.ply });
-    item.append(link);
+    const parts = [t("resume.link", { mode: t(`mode.${game.mode}`), board, ply: game.ply })];
+    const cpu = game.seats.find((seat) => seat.kind === "cpu");
+    if (cpu) parts.push(t(`level.${cpu.level}`));
+    if (game.status === "waiting") parts.push(t("turn.waiting_players"));
+    link.textContent = parts.join(" · ");
+    const time = document.createElement("time");
+    time.dateTime = game.updated_at;
+    time.className = "resume-time";
+    time.textContent = when.format(new Date(game.updated_at));
+    item.append(link, " ", time);
     return item;
   });
   document.getElementById("resume-list").replaceChildren(...links);
