@@ -6,7 +6,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0005_game_public_id'),
+        ('games', '0006_position_analysis'),
     ]
 
     operations = [
