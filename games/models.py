@@ -20,6 +20,7 @@ class Game(models.Model):
         CPU = "cpu", "versus CPU"
         LOCAL = "local", "hot seat"
         ROOM = "room", "friend room"
+        IMPORTED = "imported", "imported record"
 
     class Status(models.TextChoices):
         WAITING = "waiting", "waiting for players"
@@ -32,10 +33,16 @@ class Game(models.Model):
     mode = models.CharField(max_length=8, choices=Mode.choices)
     variant = models.JSONField(default=dict)
     position = models.TextField()
+    start_position = models.TextField(
+        blank=True, help_text="the position the game began at, when not the variant's own start"
+    )
     ply = models.PositiveIntegerField(default=0)
     version = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.ACTIVE)
     result = models.JSONField(null=True, blank=True)
+    rated = models.BooleanField(
+        default=False, help_text="a rated game offers no hint or undo (issue 10 fair play)"
+    )
     undo_allowed = models.BooleanField(default=False)
     undo_count = models.PositiveIntegerField(default=0)
     hint_count = models.PositiveIntegerField(default=0)
@@ -67,6 +74,9 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
     guest_id = models.CharField(max_length=64, blank=True, db_index=True)
+    name = models.CharField(
+        max_length=64, blank=True, help_text="a player named by an imported record"
+    )
     absent_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -161,3 +171,27 @@ class Room(models.Model):
             Game.Status.ACTIVE: "playing",
             Game.Status.FINISHED: "finished",
         }[Game.Status(self.game.status)]
+
+
+class GameReview(models.Model):
+    """The engine's review of a finished (or imported) game, one move at a time.
+
+    ``moves`` holds one entry per analysed ply, in order: the best move and its score, the
+    played move's score (both in discs for the mover), the loss and whether it is exact;
+    ``next_ply`` is the ply the next task reviews (``done`` once it reaches the game's end).
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "queued"
+        RUNNING = "running", "running"
+        DONE = "done", "done"
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="review")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    next_ply = models.PositiveIntegerField(default=0)
+    moves = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"Review of game {self.game_id} ({self.status}, ply {self.next_ply})"

@@ -29,10 +29,37 @@ STRONG_QUEUE_LEVELS = frozenset({STRONG})
 # A player's CPU searches queued at once (over all their games): more CPU turns wait, oldest
 # first, until one of them is answered, so one client's flood of games never slows another's.
 QUEUED_SEARCHES_PER_PLAYER = 2
-# Analyses (issue 12 §3) share the CPU queue's workers but wait behind every live move.
+# Analyses of a position (issue 12 §3) and post-game reviews (issue 14 §5, one short task per
+# move) share the CPU queue's workers but wait behind every live move.
 ANALYSIS_TASK_PRIORITY = 9
+REVIEW_SECONDS_PER_MOVE = 0.5  # the search's budget for each reviewed position
+REVIEW_EXACT_EMPTIES = 20  # solved exactly from this many empties down, within:
+REVIEW_EXACT_SECONDS = 3.0
+MISTAKE_LOSS = 4.0  # discs lost by a move that the review marks as a mistake
 
 
 def takeover_allowed_at(absent_since: datetime) -> datetime:
     """When the CPU may take the seat of a player away since ``absent_since``."""
     return absent_since + ABSENCE_BEFORE_TAKEOVER
+
+
+def hints_allowed(*, room: bool, rated: bool) -> bool:
+    """Fair play: hints only in casual games versus the CPU or hot-seat, never in rooms."""
+    return not room and not rated
+
+
+# Rating classes by the expected length of a game, initial + 40 x increment seconds (lichess's
+# rule); a game without a clock is ``untimed`` (3-4 player tables have one OpenSkill class).
+TIME_CLASS_LIMITS = (("bullet", 180), ("blitz", 480), ("rapid", 1500))
+UNTIMED = "untimed"
+CLASSICAL = "classical"
+TIME_CLASSES = ("bullet", "blitz", "rapid", CLASSICAL, UNTIMED)
+
+
+def time_class(clock: tuple[float, float] | None) -> str:
+    """The rating class of a 2-player game with ``clock`` (initial, increment seconds) or none."""
+    if clock is None:
+        return UNTIMED
+    initial, increment = clock
+    expected = initial + 40 * increment
+    return next((name for name, limit in TIME_CLASS_LIMITS if expected < limit), CLASSICAL)

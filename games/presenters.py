@@ -10,10 +10,11 @@ from typing import Any, Literal, TypedDict
 from django.urls import reverse
 from django.utils import timezone
 
-from ai_worker.engine import COLOR_NAMES, PASS, Board, Outcome
+from ai_worker.engine import COLOR_NAMES, PASS, Board, Move, Outcome, Variant
+from ai_worker.engine.records import opening_name
 from games import policy
 from games.identity import Player
-from games.models import Game, PositionAnalysis, Room, Seat
+from games.models import Game, GameReview, PositionAnalysis, Room, Seat
 from games.models import Move as MoveRecord
 from games.shared import presence as presence_store
 
@@ -48,6 +49,7 @@ class PendingHint(TypedDict):
 
 
 class HintState(TypedDict):
+    allowed: bool
     used: int
     current: PendingHint | None
 
@@ -111,6 +113,7 @@ class GameState(TypedDict):
     url: str
     mode: str
     variant: dict[str, Any]
+    rated: bool
     status: str
     ply: int
     version: int
@@ -248,6 +251,7 @@ def _seats_state(game: Game, *, board: Board | None, viewer: Player | None) -> G
         "url": page_url(game),
         "mode": game.mode,
         "variant": game.variant,
+        "rated": game.rated,
         "status": game.status,
         "ply": game.ply,
         "version": game.version,
@@ -265,7 +269,11 @@ def _seats_state(game: Game, *, board: Board | None, viewer: Player | None) -> G
             "used": game.undo_count,
             "colors": _colors_with_moves(record),
         },
-        "hints": {"used": game.hint_count, "current": _pending_hint(game.hint)},
+        "hints": {
+            "allowed": policy.hints_allowed(room=game.mode == Game.Mode.ROOM, rated=game.rated),
+            "used": game.hint_count,
+            "current": _pending_hint(game.hint),
+        },
         "seats": seat_states(game),
         "you": [COLOR_NAMES[seat.color] for seat in seats if viewer and viewer.holds(seat)],
         "room": _room_summary(room),
@@ -399,6 +407,8 @@ def seat_name(seat: Seat) -> str | None:
         return f"CPU ({seat.level})"
     if seat.user_id is not None and seat.user is not None:
         return seat.user.get_username()
+    if seat.name:
+        return seat.name
     return "Guest" if seat.guest_id else None
 
 
@@ -512,3 +522,87 @@ def _seat_state(seat: Seat, *, takeover: bool, seen: presence_store.SeatPresence
             else None
         ),
     }
+
+
+class MoveReviewState(TypedDict):
+    """One analysed move (``ai_worker.review.MoveReview``) and whether it was a mistake."""
+
+    ply: int
+    color: str
+    move: str
+    best: str
+    best_score: float
+    score: float
+    loss: float
+    exact: bool
+    depth: int
+    mistake: bool
+
+
+class OpeningState(TypedDict):
+    name: str
+    moves: int
+
+
+class ReviewState(TypedDict):
+    status: str
+    analysed: int
+    total: int
+    moves: list[MoveReviewState]
+    boards: list[list[str]]
+    opening: OpeningState | None
+
+
+OPENING_LANGUAGES = {"ja": "japanese", "ru": "russian"}
+
+
+def review_state(game: Game, review: GameReview | None, *, language: str) -> ReviewState:
+    """A game's review (``status`` ``none`` before one is queued), its mistakes (a loss of
+    ``policy.MISTAKE_LOSS`` discs or more) and, for standard 8x8 games, the opening's name in
+    ``language`` (a Django language code; English when the table has no name in it)."""
+    moves = [_move_review(entry) for entry in (review.moves if review else [])]
+    return {
+        "status": review.status if review else "none",
+        "analysed": len(moves),
+        "total": game.ply,
+        "moves": moves,
+        "boards": _boards(game),
+        "opening": _opening(game, language),
+    }
+
+
+def _boards(game: Game) -> list[list[str]]:
+    """The board's rows before the first move and after each move (to step through a game)."""
+    board = Board.from_text(game.start_position) if game.start_position else None
+    board = board or Board(Variant.from_json(game.variant))
+    boards = [board.rows()]
+    for entry in game.moves.all():
+        board.push(Move.from_notation(entry.notation))
+        boards.append(board.rows())
+    return boards
+
+
+def _move_review(entry: dict[str, Any]) -> MoveReviewState:
+    return {
+        "ply": entry["ply"],
+        "color": entry["color"],
+        "move": entry["move"],
+        "best": entry["best"],
+        "best_score": entry["best_score"],
+        "score": entry["score"],
+        "loss": entry["loss"],
+        "exact": entry["exact"],
+        "depth": entry["depth"],
+        "mistake": entry["loss"] >= policy.MISTAKE_LOSS,
+    }
+
+
+def _opening(game: Game, language: str) -> OpeningState | None:
+    if game.start_position or Variant.from_json(game.variant) != Variant():
+        return None
+    notations = [entry.notation for entry in game.moves.all()]
+    for table_language in dict.fromkeys([OPENING_LANGUAGES.get(language, "english"), "english"]):
+        found = opening_name(notations, table_language)
+        if found is not None:
+            return {"name": found.name(table_language) or "", "moves": len(found.moves)}
+    return None

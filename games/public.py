@@ -15,15 +15,19 @@ from ai_worker.engine import COLOR_NAMES
 from games import presenters
 from games.identity import GUEST_SESSION_KEY
 from games.models import Game
+from games.policy import TIME_CLASSES, UNTIMED
 from games.selectors import SEATS
 
 __all__ = [
     "GUEST_SESSION_KEY",
+    "TIME_CLASSES",
     "FinishedGame",
     "FinishedGameEntry",
     "FinishedSeat",
     "finished_games_of",
     "game_finished",
+    "game_ratings",
+    "ratings_requested",
 ]
 
 
@@ -42,15 +46,35 @@ class FinishedSeat:
 
 @dataclass(frozen=True)
 class FinishedGame:
-    """A game that has just finished: who sat where and who won (``winner`` None: a draw)."""
+    """A game that has just finished: who sat where and who won (``winner`` None: a draw).
+
+    ``rated``: created rated and played without hints or undo; ``time_class`` one of
+    ``TIME_CLASSES``; ``ranks`` each seat's place (1 first, ties share a place).
+    """
 
     game_id: int
     hot_seat: bool
     seats: tuple[FinishedSeat, ...]
     winner: str | None
+    rated: bool = False
+    time_class: str = UNTIMED
+    ranks: tuple[int, ...] = ()
 
 
 game_finished = Signal()
+
+# Sent with ``game_id=`` when a record is exported; a receiver answers ``{user_id: rating}``,
+# the ratings the game's accounts had when it began (none for an unrated game).
+ratings_requested = Signal()
+
+
+def game_ratings(game_id: int) -> dict[int, float]:
+    """The ratings of a game's accounts as the other apps know them (``ratings_requested``)."""
+    ratings: dict[int, float] = {}
+    for _receiver, answer in ratings_requested.send(sender=Game, game_id=game_id):
+        if isinstance(answer, dict):
+            ratings.update(answer)
+    return ratings
 
 
 @dataclass(frozen=True)

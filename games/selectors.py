@@ -1,14 +1,15 @@
 """Read-only queries of games, rooms and CPU turns (output is built by ``games.presenters``)."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
-from ai_worker.engine import Board, Variant
+from ai_worker.engine import COLOR_NAMES, Board, Move, Variant
 from ai_worker.levels import HINT_LEVEL
 from games.identity import Player
-from games.models import Game, PositionAnalysis, Room, Seat
+from games.models import Game, GameReview, PositionAnalysis, Room, Seat
 from games.policy import CPU_TURN_STALLED_AFTER, QUEUED_SEARCHES_PER_PLAYER
 from games.shared.errors import NotFound
 from games.shared.ids import is_public_id
@@ -37,6 +38,16 @@ def game(game_id: int) -> Game:
     return found
 
 
+def finished_games_of_user(user_id: int) -> QuerySet[Game]:
+    """The account's finished games, oldest first, with their seats and moves."""
+    held = Seat.objects.filter(user_id=user_id).values("game_id")
+    return (
+        Game.objects.filter(pk__in=held, status=Game.Status.FINISHED)
+        .prefetch_related(SEATS, "moves")
+        .order_by("created_at", "pk")
+    )
+
+
 def room(code: str) -> Room:
     """The room of ``code`` with its game and seats; ``NotFound`` when there is none."""
     rooms = Room.objects.select_related("game", "rematch").prefetch_related("game__seats__user")
@@ -62,13 +73,33 @@ def games_of(player: Player | None, *, status: str | None = None) -> QuerySet[Ga
     return games.order_by("-updated_at")
 
 
+def viewer_colors(game: Game, player: Player | None) -> list[str]:
+    """The colour names of the seats the viewer holds (empty for spectators)."""
+    if player is None:
+        return []
+    return [
+        COLOR_NAMES[seat.color] for seat in game.seats.filter(player.seat_filter).order_by("color")
+    ]
+
+
+def board_after(game: Game, notations: Iterable[str]) -> Board:
+    """The board after ``notations`` from where the game began (its variant's start, or the
+    position it was started from), with those moves on its move stack."""
+    if game.start_position:
+        board = Board.from_text(game.start_position)
+    else:
+        board = Board(Variant.from_json(game.variant))
+    for notation in notations:
+        board.push(Move.from_notation(notation))
+    return board
+
+
 def replays_to_position(game: Game) -> bool:
     """Whether the move record, replayed through the engine, gives the stored position."""
     notations = list(game.moves.order_by("ply").values_list("notation", flat=True))
     if len(notations) != game.ply:
         return False
-    board = Board.from_moves(Variant.from_json(game.variant), notations)
-    return board.to_text() == Board.from_text(game.position).to_text()
+    return board_after(game, notations).to_text() == Board.from_text(game.position).to_text()
 
 
 @dataclass(frozen=True)
@@ -107,7 +138,7 @@ def board_at(game: Game, ply: int) -> Board:
     if ply == game.ply:
         return Board.from_text(game.position)
     played = game.moves.filter(ply__lt=ply).order_by("ply").values_list("notation", flat=True)
-    return Board.from_moves(Variant.from_json(game.variant), list(played))
+    return board_after(game, played)
 
 
 def analysis(game_id: int, ply: int) -> PositionAnalysis:
@@ -122,6 +153,33 @@ def analysis_job(analysis_id: int) -> PositionAnalysis | None:
     """A pending analysis for a worker to compute, or None (done, or gone)."""
     pending = PositionAnalysis.Status.PENDING
     return PositionAnalysis.objects.filter(pk=analysis_id, status=pending).first()
+
+
+@dataclass(frozen=True)
+class ReviewJob:
+    """What a worker needs to review one move of a game: the position before it, and it."""
+
+    board: Board
+    move: Move
+
+
+def review_job(game_id: int, ply: int) -> ReviewJob | None:
+    """The review of the move at ``ply``, or None when it is not the next one to review."""
+    review = GameReview.objects.filter(game_id=game_id, next_ply=ply).first()
+    if review is None:
+        return None
+    game = Game.objects.get(pk=game_id)
+    notations = list(game.moves.order_by("ply").values_list("notation", flat=True)[: ply + 1])
+    if len(notations) <= ply:
+        return None
+    return ReviewJob(
+        board=board_after(game, notations[:ply]), move=Move.from_notation(notations[ply])
+    )
+
+
+def game_review(game_id: int) -> GameReview | None:
+    """The game's review, if one was queued."""
+    return GameReview.objects.filter(game_id=game_id).first()
 
 
 def stalled_cpu_game_ids() -> list[int]:

@@ -1,10 +1,11 @@
-"""Celery tasks: the CPU's move, the hint and analyses (the ``cpu`` queue; thin wrappers), and
-the sweep of stalled CPU turns (the default queue, every few seconds by Celery beat).
+"""Celery tasks: the CPU's move, the hint, analyses of a position and the post-game review of
+one move (the ``cpu`` queue; thin wrappers), and the sweep of stalled CPU turns (the default
+queue, every few seconds by Celery beat).
 
 The search runs outside any database lock; the result is stored by a service that locks the
 game again and re-checks the ply, so a stale or repeated task does nothing. Their names are
-``games.tasks.cpu_move``, ``games.tasks.hint`` and ``games.tasks.analyse_position``
-(``games.services.events`` sends them).
+``games.tasks.cpu_move``, ``games.tasks.hint``, ``games.tasks.analyse_position`` and
+``games.tasks.review_move`` (``games.services.events`` sends them).
 """
 
 import logging
@@ -13,10 +14,11 @@ from celery import shared_task
 from celery.signals import worker_process_init, worker_ready
 from django.db import InterfaceError, OperationalError
 
+from ai_worker import review
 from ai_worker.engine import Board
 from ai_worker.search import analyse, choose_move, warmup
-from games import selectors
-from games.services import analysis, cpu
+from games import policy, selectors
+from games.services import analysis, cpu, reviews
 
 SOFT_TIME_LIMIT = 20
 HARD_TIME_LIMIT = 30
@@ -93,3 +95,21 @@ def analyse_position(analysis_id: int) -> bool:
         return False
     found = analyse(Board.from_text(job.position))
     return analysis.store_analysis(analysis_id=analysis_id, position=job.position, found=found)
+
+
+@shared_task(**SEARCH_TASK_OPTIONS)
+def review_move(game_id: int, ply: int) -> bool:
+    """Review the move at ``ply`` of a finished game and queue the next one; False when that
+    move is not the next to review (stale or repeated)."""
+    job = selectors.review_job(game_id, ply)
+    if job is None:
+        return False
+    reviewed = review.review_move(
+        job.board,
+        job.move,
+        ply=ply,
+        time_limit=policy.REVIEW_SECONDS_PER_MOVE,
+        exact_empties=policy.REVIEW_EXACT_EMPTIES,
+        exact_time_limit=policy.REVIEW_EXACT_SECONDS,
+    )
+    return reviews.store_move(game_id=game_id, ply=ply, entry=reviewed.to_json())

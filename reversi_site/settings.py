@@ -254,7 +254,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "ColorEnum": ["black", "white", "red", "green"],
         "ColorOrRandomEnum": ["black", "white", "red", "green", "random"],
-        "GameModeEnum": ["cpu", "local", "room"],
+        "GameModeEnum": ["cpu", "local", "room", "imported"],
     },
     "PATH_CONVERTER_OVERRIDES": {"public_id": PUBLIC_ID_SCHEMA},
     # Swagger UI from this server (drf-spectacular-sidecar), never from a CDN.

@@ -8,7 +8,17 @@ from games.shared.admin import ReadOnlyAdmin
 
 @admin.register(PlayerRating)
 class PlayerRatingAdmin(ReadOnlyAdmin, admin.ModelAdmin):
-    list_display = ["user", "rating", "played", "won", "lost", "drawn", "updated_at"]
+    list_display = [
+        "user",
+        "pool",
+        "rating",
+        "deviation",
+        "played",
+        "won",
+        "lost",
+        "drawn",
+        "updated_at",
+    ]
     search_fields = ["user__username"]
 
 

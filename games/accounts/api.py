@@ -17,20 +17,35 @@ from games.shared.api import StrictSerializer, validated, with_errors
 from games.shared.errors import NotFound, ServiceError
 from games.shared.permissions import enforce_csrf
 
+GAME_COUNTS_SCHEMA = inline_serializer(
+    "PlayerGameCounts",
+    {
+        "played": serializers.IntegerField(help_text="rated games"),
+        "won": serializers.IntegerField(),
+        "lost": serializers.IntegerField(),
+        "drawn": serializers.IntegerField(),
+    },
+)
 PROFILE_SCHEMA = inline_serializer(
     "PlayerProfile",
     {
         "username": serializers.CharField(),
-        "rating": serializers.IntegerField(help_text="Elo rating (everyone starts at 1500)"),
-        "games": inline_serializer(
-            "PlayerGameCounts",
-            {
-                "played": serializers.IntegerField(help_text="rated games"),
-                "won": serializers.IntegerField(),
-                "lost": serializers.IntegerField(),
-                "drawn": serializers.IntegerField(),
-            },
+        "rating": serializers.IntegerField(
+            help_text="the untimed class's Glicko-2 rating (everyone starts at 1500)"
         ),
+        "provisional": serializers.BooleanField(help_text="the deviation is still above 110"),
+        "ratings": inline_serializer(
+            "PlayerClassRating",
+            {
+                "rating_class": serializers.ChoiceField(selectors.RATING_CLASSES),
+                "rating": serializers.IntegerField(),
+                "deviation": serializers.IntegerField(help_text="Glicko-2 RD or OpenSkill sigma"),
+                "provisional": serializers.BooleanField(),
+                "games": GAME_COUNTS_SCHEMA,
+            },
+            many=True,
+        ),
+        "games": GAME_COUNTS_SCHEMA,
         "recent_games": inline_serializer(
             "PlayerRecentGame",
             {
@@ -124,6 +139,56 @@ class TokenView(APIView):
             raise ServiceError("invalid_credentials")
         token, _ = Token.objects.get_or_create(user=user)
         return Response({"token": token.key})
+
+
+LEADERBOARD_SCHEMA = inline_serializer(
+    "Leaderboard",
+    {
+        "rating_class": serializers.ChoiceField(selectors.RATING_CLASSES),
+        "classes": serializers.ListField(child=serializers.CharField()),
+        "players": inline_serializer(
+            "LeaderboardEntry",
+            {
+                "rank": serializers.IntegerField(),
+                "username": serializers.CharField(),
+                "url": serializers.CharField(),
+                "rating": serializers.IntegerField(),
+                "deviation": serializers.IntegerField(),
+                "provisional": serializers.BooleanField(
+                    help_text="listed after every established rating"
+                ),
+                "played": serializers.IntegerField(),
+            },
+            many=True,
+        ),
+    },
+)
+
+
+class LeaderboardQuerySerializer(StrictSerializer):
+    rating_class = serializers.ChoiceField(
+        choices=selectors.RATING_CLASSES, default=selectors.MAIN_CLASS
+    )
+
+
+class LeaderboardView(APIView):
+    """The best-rated players of one class (``?rating_class=blitz``; 2-player time classes,
+    or ``tables`` for 3-4 players)."""
+
+    @extend_schema(
+        parameters=[LeaderboardQuerySerializer],
+        responses=with_errors({200: LEADERBOARD_SCHEMA}, 400),
+    )
+    def get(self, request: Request) -> Response:
+        query = validated(LeaderboardQuerySerializer, request.query_params.dict())
+        rating_class = query["rating_class"]
+        return Response(
+            {
+                "rating_class": rating_class,
+                "classes": list(selectors.RATING_CLASSES),
+                "players": selectors.leaderboard(rating_class),
+            }
+        )
 
 
 class MeView(APIView):

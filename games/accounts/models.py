@@ -1,18 +1,27 @@
-"""Models of the player rating (spec M5); their tables keep the names they had in ``games``."""
+"""Models of the player ratings (spec M5, issue 14 §3); their tables keep the names they had in
+``games``. One rating per account and class: a Glicko-2 rating per time class of 2-player
+games, an OpenSkill rating (``rating`` is its mu, ``deviation`` its sigma) for 3-4 player
+tables."""
 
 from django.conf import settings
 from django.db import models
 
-INITIAL_RATING = 1500
+INITIAL_RATING = 1500.0  # the Glicko-2 library's defaults, and OpenSkill's scaled to them
+INITIAL_DEVIATION = 350.0
+INITIAL_VOLATILITY = 0.06
+TABLES = "tables"  # the class of 3-4 player games (OpenSkill)
 
 
 class PlayerRating(models.Model):
-    """An account's Elo rating and how its rated games ended."""
+    """An account's rating in one class (``pool``) and how its rated games there ended."""
 
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player_rating"
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
     )
-    rating = models.IntegerField(default=INITIAL_RATING)
+    pool = models.CharField(max_length=16, default="untimed")
+    rating = models.FloatField(default=INITIAL_RATING)
+    deviation = models.FloatField(default=INITIAL_DEVIATION)
+    volatility = models.FloatField(default=INITIAL_VOLATILITY)
     played = models.PositiveIntegerField(default=0)
     won = models.PositiveIntegerField(default=0)
     lost = models.PositiveIntegerField(default=0)
@@ -21,22 +30,32 @@ class PlayerRating(models.Model):
 
     class Meta:
         db_table = "games_playerrating"
+        constraints = [
+            models.UniqueConstraint(fields=["user", "pool"], name="rating_once_per_class")
+        ]
+        indexes = [models.Index(fields=["pool", "-rating"], name="rating_leaderboard")]
 
     def __str__(self) -> str:
-        return f"{self.user_id}: {self.rating}"
+        return f"{self.user_id} ({self.pool}): {self.rating:.0f}"
 
 
 class RatingChange(models.Model):
-    """How one rated game changed one account's rating; one row per game and account."""
+    """How one rated game changed one account's rating; one row per game and account.
+
+    ``score``: 1 win, 0.5 draw, 0 loss (at a table, the share of the others beaten);
+    ``opponent_rating``: the opponent's rating before (none at a table).
+    """
 
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="rating_changes")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
     )
-    opponent_rating = models.IntegerField()
+    pool = models.CharField(max_length=16, default="untimed")
+    opponent_rating = models.FloatField(null=True)
     score = models.FloatField()
-    rating_before = models.IntegerField()
-    rating_after = models.IntegerField()
+    rating_before = models.FloatField()
+    rating_after = models.FloatField()
+    deviation_after = models.FloatField(default=INITIAL_DEVIATION)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -47,9 +66,11 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return (
-            f"game {self.game_id}, user {self.user_id}: {self.rating_before}->{self.rating_after}"
+            f"game {self.game_id}, user {self.user_id}: "
+            f"{self.rating_before:.0f}->{self.rating_after:.0f}"
         )
 
     @property
     def delta(self) -> int:
-        return self.rating_after - self.rating_before
+        """The change, rounded to whole points as the pages show it."""
+        return round(self.rating_after) - round(self.rating_before)

@@ -4,11 +4,17 @@ from typing import TypedDict
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import BooleanField, Case, Sum, Value, When
+from django.urls import reverse
 
-from games.accounts.models import INITIAL_RATING, PlayerRating, RatingChange
-from games.public import FinishedGameEntry, finished_games_of
+from games.accounts.models import INITIAL_RATING, TABLES, PlayerRating, RatingChange
+from games.accounts.services import PROVISIONAL_DEVIATION, is_provisional
+from games.public import TIME_CLASSES, FinishedGameEntry, finished_games_of
 
 RECENT_GAMES = 20
+LEADERBOARD_SIZE = 100
+RATING_CLASSES = (*TIME_CLASSES, TABLES)  # the 2-player time classes, then 3-4 player tables
+MAIN_CLASS = "untimed"  # the class ``/api/me`` and the profile's headline show
 
 
 class GameCounts(TypedDict):
@@ -30,11 +36,33 @@ class RecentGame(TypedDict):
     rating_change: int | None
 
 
+class ClassRating(TypedDict):
+    """An account's rating in one class, rounded; ``provisional`` while the deviation is high."""
+
+    rating_class: str
+    rating: int
+    deviation: int
+    provisional: bool
+    games: GameCounts
+
+
 class PlayerProfile(TypedDict):
     username: str
     rating: int
+    provisional: bool
+    ratings: list[ClassRating]
     games: GameCounts
     recent_games: list[RecentGame]
+
+
+class LeaderboardEntry(TypedDict):
+    rank: int
+    username: str
+    url: str
+    rating: int
+    deviation: int
+    provisional: bool
+    played: int
 
 
 def user_by_username(username: str) -> AbstractBaseUser | None:
@@ -44,25 +72,80 @@ def user_by_username(username: str) -> AbstractBaseUser | None:
     return get_user_model().objects.filter(username=username, is_active=True).first()
 
 
-def rating_of(user_id: int) -> int:
-    """The account's current Elo rating (the starting rating before its first rated game)."""
-    rating = PlayerRating.objects.filter(user_id=user_id).values_list("rating", flat=True).first()
-    return INITIAL_RATING if rating is None else rating
+def rating_of(user_id: int, rating_class: str = MAIN_CLASS) -> int:
+    """The account's rating in ``rating_class``, rounded (the start before its first game)."""
+    rating = (
+        PlayerRating.objects.filter(user_id=user_id, pool=rating_class)
+        .values_list("rating", flat=True)
+        .first()
+    )
+    return round(INITIAL_RATING if rating is None else rating)
 
 
 def player_profile(user: AbstractBaseUser) -> PlayerProfile:
-    """The public profile of an account: rating, rated-game counts and recent finished games."""
-    rating = PlayerRating.objects.filter(user_id=user.pk).first() or PlayerRating(user_id=user.pk)
+    """The public profile of an account: its rating in each class it has played (the main
+    class always), rated-game counts over all classes and recent finished games."""
+    rows = {rating.pool: rating for rating in PlayerRating.objects.filter(user_id=user.pk)}
+    rows.setdefault(MAIN_CLASS, PlayerRating(user_id=user.pk, pool=MAIN_CLASS))
+    ratings = [_class_rating(rows[name]) for name in RATING_CLASSES if name in rows]
+    totals = PlayerRating.objects.filter(user_id=user.pk).aggregate(
+        played=Sum("played"), won=Sum("won"), lost=Sum("lost"), drawn=Sum("drawn")
+    )
+    main = _class_rating(rows[MAIN_CLASS])
     return {
         "username": user.get_username(),
-        "rating": rating.rating,
+        "rating": main["rating"],
+        "provisional": main["provisional"],
+        "ratings": ratings,
+        "games": {
+            "played": totals["played"] or 0,
+            "won": totals["won"] or 0,
+            "lost": totals["lost"] or 0,
+            "drawn": totals["drawn"] or 0,
+        },
+        "recent_games": recent_games(user),
+    }
+
+
+def leaderboard(rating_class: str, *, limit: int = LEADERBOARD_SIZE) -> list[LeaderboardEntry]:
+    """The best-rated active accounts of ``rating_class`` (a name of ``RATING_CLASSES``),
+    established ratings first, then provisional ones, each by rating."""
+    provisional = Case(
+        When(deviation__gt=PROVISIONAL_DEVIATION, then=Value(True)),
+        default=Value(False),
+        output_field=BooleanField(),
+    )
+    ordered = (
+        PlayerRating.objects.filter(pool=rating_class, played__gt=0, user__is_active=True)
+        .select_related("user")
+        .order_by(provisional, "-rating", "user__username")[:limit]
+    )
+    return [
+        {
+            "rank": rank,
+            "username": row.user.get_username(),
+            "url": reverse("player", args=[row.user.get_username()]),
+            "rating": round(row.rating),
+            "deviation": round(row.deviation),
+            "provisional": is_provisional(row.deviation),
+            "played": row.played,
+        }
+        for rank, row in enumerate(ordered, start=1)
+    ]
+
+
+def _class_rating(rating: PlayerRating) -> ClassRating:
+    return {
+        "rating_class": rating.pool,
+        "rating": round(rating.rating),
+        "deviation": round(rating.deviation),
+        "provisional": is_provisional(rating.deviation),
         "games": {
             "played": rating.played,
             "won": rating.won,
             "lost": rating.lost,
             "drawn": rating.drawn,
         },
-        "recent_games": recent_games(user),
     }
 
 

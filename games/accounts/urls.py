@@ -20,8 +20,10 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="setup"), name="logout"),
     path("accounts/profile/", views.own_profile, name="profile"),
     path("players/<str:username>/", views.player_profile, name="player"),
+    path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("api/auth/signup/", api.SignupView.as_view(), name="api-signup"),
     path("api/auth/token/", api.TokenView.as_view(), name="api-token"),
     path("api/me/", api.MeView.as_view(), name="api-me"),
+    path("api/leaderboard/", api.LeaderboardView.as_view(), name="api-leaderboard"),
     path("api/players/<str:username>/", api.PlayerProfileView.as_view(), name="api-player"),
 ]

@@ -45,3 +45,16 @@ def _profile_page(request: HttpRequest, user: AbstractBaseUser) -> HttpResponse:
     profile = selectors.player_profile(user)
     own = request.user.is_authenticated and request.user.pk == user.pk
     return render(request, "accounts/profile.html", {"profile": profile, "own": own})
+
+
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    """The leaderboard of one rating class (``?rating_class=``; the main class by default)."""
+    rating_class = request.GET.get("rating_class", selectors.MAIN_CLASS)
+    if rating_class not in selectors.RATING_CLASSES:
+        raise Http404
+    context = {
+        "rating_class": rating_class,
+        "classes": selectors.RATING_CLASSES,
+        "players": selectors.leaderboard(rating_class),
+    }
+    return render(request, "accounts/leaderboard.html", context)

@@ -60,12 +60,36 @@ class GameCreateSerializer(StrictSerializer):
     mode = serializers.ChoiceField(choices=["cpu", "local"], default="cpu")
     level = serializers.ChoiceField(choices=LEVELS, default=DEFAULT_LEVEL)
     color = serializers.ChoiceField(choices=[*COLOR_NAMES, "random"], default="black")
-    undo = serializers.BooleanField(default=True)
+    rated = serializers.BooleanField(
+        default=False,
+        help_text="a rated game (versus the CPU only) offers neither hints nor undo",
+    )
+    undo = serializers.BooleanField(
+        required=False, help_text="allow undo; by default on in casual games, off in rated ones"
+    )
     variant = VariantField()
+    start = serializers.CharField(
+        required=False,
+        default="",
+        max_length=200,
+        help_text="an OBF position to begin at (standard 8x8; give no variant), versus the CPU",
+    )
+
+
+class ImportSerializer(StrictSerializer):
+    format = serializers.ChoiceField(choices=["txt", "ggf"], help_text="txt: f5d6c3...; ggf")
+    text = serializers.CharField(max_length=20000, trim_whitespace=False)
+    variant = VariantField(help_text="the variant of a transcript (standard 8x8 by default)")
 
 
 class GameListQuerySerializer(serializers.Serializer[Any]):
     status = serializers.ChoiceField(choices=Game.Status.values, required=False)
+
+
+class ExportQuerySerializer(serializers.Serializer[Any]):
+    format = serializers.ChoiceField(
+        choices=["txt", "ggf", "json"], default="ggf", help_text="txt: f5d6c3...; ggf; json"
+    )
 
 
 class MoveSerializer(StrictSerializer):
@@ -94,6 +118,10 @@ class SeatSerializer(StrictSerializer):
 
 class RoomCreateSerializer(StrictSerializer):
     variant = VariantField()
+    rated = serializers.BooleanField(default=True, help_text="false: a casual game")
+    start = serializers.CharField(
+        required=False, default="", max_length=200, help_text="an OBF position to begin at"
+    )
     seats = SeatSerializer(many=True, required=False, help_text="one per colour, in turn order")
 
 
@@ -175,6 +203,7 @@ class AnalysisStateSerializer(ShapeSerializer):
 
 class HintStateSerializer(ShapeSerializer):
     shape = presenters.HintState
+    allowed = serializers.BooleanField(help_text="false in rated games and rooms")
     used = serializers.IntegerField()
     current = PendingHintSerializer(allow_null=True)
 
@@ -237,6 +266,7 @@ class GameStateSerializer(ShapeSerializer):
     )
     mode = serializers.ChoiceField(choices=Game.Mode.values)
     variant = VariantSchema()
+    rated = serializers.BooleanField(help_text="rated games offer neither hints nor undo")
     status = serializers.ChoiceField(choices=Game.Status.values)
     ply = serializers.IntegerField()
     version = serializers.IntegerField(help_text="grows with every change")
@@ -278,3 +308,36 @@ class RoomStateSerializer(ShapeSerializer):
     state = serializers.ChoiceField(choices=["open", "playing", "finished"])
     rematch = RoomLinkSerializer(allow_null=True, help_text="shown to the game's seats only")
     game = GameStateSerializer()
+
+
+class MoveReviewSerializer(ShapeSerializer):
+    shape = presenters.MoveReviewState
+    ply = serializers.IntegerField()
+    color = serializers.ChoiceField(choices=COLOR_NAMES)
+    move = serializers.CharField()
+    best = serializers.CharField(help_text="the engine's best move")
+    best_score = serializers.FloatField(help_text="its score, discs for the mover")
+    score = serializers.FloatField(help_text="the played move's score")
+    loss = serializers.FloatField(help_text="discs the played move gave away")
+    exact = serializers.BooleanField(help_text="solved to the end (20 empties or fewer)")
+    depth = serializers.IntegerField()
+    mistake = serializers.BooleanField(help_text="a loss of 4 discs or more")
+
+
+class OpeningSerializer(ShapeSerializer):
+    shape = presenters.OpeningState
+    name = serializers.CharField()
+    moves = serializers.IntegerField(help_text="how many of the game's first moves it names")
+
+
+class ReviewStateSerializer(ShapeSerializer):
+    shape = presenters.ReviewState
+    status = serializers.ChoiceField(choices=["none", "queued", "running", "done"])
+    analysed = serializers.IntegerField()
+    total = serializers.IntegerField()
+    moves = MoveReviewSerializer(many=True)
+    boards = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text="the board's rows before the first move and after each move",
+    )
+    opening = OpeningSerializer(allow_null=True, help_text="8x8 games from the standard start")

@@ -1,31 +1,43 @@
 """API views of games and rooms: parse the request, call one service or selector, answer with
 the shape ``games.presenters`` builds."""
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from collections.abc import Iterable
+
+from django.contrib.auth import get_user_model
+from django.http import HttpResponse, StreamingHttpResponse
+from django.utils.translation import get_language
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
+from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import presenters, selectors
+from games import presenters, records, selectors
 from games.api.serializers import (
     AnalysisQuerySerializer,
     AnalysisRequestSerializer,
     AnalysisStateSerializer,
+    ExportQuerySerializer,
     GameCreateSerializer,
     GameListQuerySerializer,
     GameListSerializer,
     GameStateSerializer,
+    ImportSerializer,
     JoinSerializer,
     MoveSerializer,
+    ReviewStateSerializer,
     RoomCreateSerializer,
     RoomStateSerializer,
     TakeoverSerializer,
 )
 from games.identity import Player, player_from_session
 from games.models import Game
-from games.services import analysis, cpu, games, presence, rooms
+from games.services import analysis, cpu, games, imports, presence, reviews, rooms
 from games.shared.api import validated, with_errors
+from games.shared.errors import NotFound
 
 GAMES_LISTED = 50
 
@@ -70,17 +82,23 @@ class GameListView(APIView):
     def post(self, request: Request) -> Response:
         data = validated(GameCreateSerializer, request.data)
         player = seated_player(request)
+        undo_allowed = data.get("undo", not data["rated"])
         if data["mode"] == "cpu":
             game = games.create_cpu_game(
                 player=player,
                 variant=data["variant"],
                 level=data["level"],
                 color=data["color"],
-                undo_allowed=data["undo"],
+                undo_allowed=undo_allowed,
+                rated=data["rated"],
+                from_position=data["start"],
             )
         else:
             game = games.create_local_game(
-                player=player, variant=data["variant"], undo_allowed=data["undo"]
+                player=player,
+                variant=data["variant"],
+                undo_allowed=undo_allowed,
+                rated=data["rated"],
             )
         return Response(presenters.game_state(game, viewer=player), status=status.HTTP_201_CREATED)
 
@@ -210,7 +228,13 @@ class RoomCreateView(APIView):
         seats = [
             rooms.SeatSpec(seat["kind"], seat.get("level", "")) for seat in data.get("seats", [])
         ]
-        room = rooms.create_room(player=player, variant=data["variant"], seats=seats)
+        room = rooms.create_room(
+            player=player,
+            variant=data["variant"],
+            seats=seats,
+            rated=data["rated"],
+            from_position=data["start"],
+        )
         return Response(presenters.room_state(room, viewer=player), status=status.HTTP_201_CREATED)
 
 
@@ -256,3 +280,93 @@ class RoomRematchView(APIView):
             presenters.room_state(selectors.room(room.code), viewer=player),
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
+
+
+class RecordFormatNegotiation(DefaultContentNegotiation):
+    """``?format=`` names a record's format here, not one of DRF's renderers: errors are JSON."""
+
+    def select_renderer(
+        self,
+        request: Request,
+        renderers: Iterable[BaseRenderer],
+        format_suffix: str | None = None,
+    ) -> tuple[BaseRenderer, str]:
+        first = next(iter(renderers))
+        return first, first.media_type
+
+
+class GameExportView(APIView):
+    """A finished game's record as a file: ``?format=txt`` (a plain transcript), ``ggf`` (the
+    Othello servers' format, with players, ratings and result) or ``json``."""
+
+    content_negotiation_class = RecordFormatNegotiation
+
+    @extend_schema(
+        parameters=[ExportQuerySerializer],
+        responses=with_errors({200: OpenApiResponse(OpenApiTypes.STR)}, 400, 404, 409),
+    )
+    def get(self, request: Request, public_id: str) -> HttpResponse:
+        query = validated(ExportQuerySerializer, request.query_params.dict())
+        game = selectors.game(selectors.game_pk(public_id))
+        exported = records.export(game, query["format"], site=request.get_host())
+        response = HttpResponse(exported.text, content_type=exported.content_type)
+        response["Content-Disposition"] = f'attachment; filename="{exported.filename}"'
+        return response
+
+
+class PlayerGamesExportView(APIView):
+    """Every finished game of a player as NDJSON (one JSON record a line), streamed."""
+
+    @extend_schema(responses=with_errors({200: OpenApiResponse(OpenApiTypes.STR)}, 404))
+    def get(self, request: Request, username: str) -> StreamingHttpResponse:
+        users = get_user_model().objects.filter(username=username, is_active=True)
+        user = None if "\x00" in username else users.first()
+        if user is None:
+            raise NotFound("player_not_found", field="username", username=username)
+        games = selectors.finished_games_of_user(user.pk).iterator(chunk_size=100)
+        response = StreamingHttpResponse(
+            records.ndjson_lines(games, site=request.get_host()),
+            content_type="application/x-ndjson",
+        )
+        response["Content-Disposition"] = f'attachment; filename="reversi-{username}.ndjson"'
+        return response
+
+
+class ImportView(APIView):
+    """Import a game (a transcript or GGF) to view, export and analyse it: a finished game of
+    mode ``imported``; a bad record is a 400 naming the move at fault."""
+
+    throttle_scope = "game_create"
+
+    @extend_schema(
+        request=ImportSerializer, responses=with_errors({201: GameStateSerializer}, 400, 403)
+    )
+    def post(self, request: Request) -> Response:
+        data = validated(ImportSerializer, request.data)
+        player = request_player(request, create=False)
+        game = imports.import_record(
+            text=data["text"], record_format=data["format"], variant=data["variant"]
+        )
+        return Response(presenters.game_state(game, viewer=player), status=status.HTTP_201_CREATED)
+
+
+class ReviewView(APIView):
+    """``GET``: the post-game review of a game (status, every analysed move, mistakes, the
+    opening's name); ``POST``: queue it for a finished game that has none."""
+
+    throttle_scope = "game_create"
+
+    @extend_schema(responses=with_errors({200: ReviewStateSerializer}, 404))
+    def get(self, request: Request, public_id: str) -> Response:
+        game = selectors.game(selectors.game_pk(public_id))
+        found = selectors.game_review(game.pk)
+        language = get_language() or "en"
+        return Response(presenters.review_state(game, found, language=language))
+
+    @extend_schema(request=None, responses=with_errors({202: ReviewStateSerializer}, 404, 409))
+    def post(self, request: Request, public_id: str) -> Response:
+        game_id = selectors.game_pk(public_id)
+        queued = reviews.request_review(game_id=game_id)
+        game = selectors.game(game_id)
+        state = presenters.review_state(game, queued, language=get_language() or "en")
+        return Response(state, status=status.HTTP_202_ACCEPTED)

@@ -48,6 +48,15 @@ CLIENT_STRINGS = {
     "mode.cpu": _("versus the CPU"),
     "mode.local": _("two players on this device"),
     "mode.room": _("room"),
+    "review.queued": _("The analysis is queued…"),
+    "review.running": _("Analysing: {done} of {total} moves"),
+    "review.done": _("Analysis: mistakes are marked"),
+    "review.none": _("No analysis"),
+    "review.opening": _("Opening: {name}"),
+    "review.start": _("Starting position"),
+    "review.move": _("{number}. {color} {move}"),
+    "review.mistake": _("mistake: {loss} discs lost, best {best}"),
+    "review.best": _("best {best} ({score})"),
 }
 
 

@@ -6,6 +6,8 @@
 - ``games.services.cpu``: the CPU's moves and hints from the workers; stalled CPU turns.
 - ``games.services.analysis``: analyses of a game's positions (every legal move's value).
 - ``games.services.guests``: a guest's games move to the account they sign up or log in to.
+- ``games.services.imports``: a transcript or GGF record stored as a finished game.
+- ``games.services.reviews``: the post-game review, one move per task.
 - ``games.services.events``: sends (channel-layer events, Celery tasks); changes nothing.
 - ``games.services.steps``: the steps every change shares (lock, check the seat, commit).
 

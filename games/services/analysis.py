@@ -16,8 +16,8 @@ from games.shared.errors import ServiceError
 def request_analysis(*, player: Player, game_id: int, ply: int | None) -> PositionAnalysis:
     """Ask for the value of every legal move at ``ply`` (default: the current position) of a
     game the player sits in. Refused in an online room's game until it has ended; while the game
-    is on, an analysis counts as a hint. Asking again for the same position gives the same
-    analysis (pending or done)."""
+    is on, an analysis counts as a hint (so a rated game refuses it). Asking again for the same
+    position gives the same analysis (pending or done)."""
     with transaction.atomic():
         game = steps.locked_game(game_id=game_id)
         steps.colors_of(game=game, player=player)
@@ -26,6 +26,8 @@ def request_analysis(*, player: Player, game_id: int, ply: int | None) -> Positi
         active = game.status == Game.Status.ACTIVE
         if active and game.mode == Game.Mode.ROOM:
             raise ServiceError("analysis_not_available")
+        if active and game.rated:
+            raise ServiceError("rated_no_hint")
         ply = game.ply if ply is None else ply
         if ply > game.ply:
             raise ServiceError("ply_out_of_range", field="ply", last=game.ply)

@@ -37,6 +37,8 @@ def request_hint(*, player: Player, game_id: int) -> Game:
         mine = steps.colors_of(game=game, player=player)
         if game.mode == Game.Mode.ROOM:
             raise ServiceError("hint_not_available")
+        if game.rated:
+            raise ServiceError("rated_no_hint")
         steps.require_active(game=game)
         board = Board.from_text(game.position)
         if board.turn not in mine:

@@ -32,6 +32,7 @@ from games.models import Game
 CPU_MOVE_TASK = "games.tasks.cpu_move"
 HINT_TASK = "games.tasks.hint"
 ANALYSIS_TASK = "games.tasks.analyse_position"
+REVIEW_TASK = "games.tasks.review_move"
 SPECTATOR = ""  # the view key of anyone who holds no seat
 
 
@@ -115,9 +116,19 @@ def _search_sender(game: Game, search: Search) -> Callable[[], object]:
 def send_analysis(*, analysis_id: int) -> None:
     """Queue the analysis ``analysis_id`` (``ANALYSIS_TASK``) below every live move, once the
     transaction commits."""
+    _send_below_live_moves(ANALYSIS_TASK, (analysis_id,))
+
+
+def send_review(*, game_id: int, ply: int) -> None:
+    """Queue the review of the move at ``ply`` (``REVIEW_TASK``) below every live move, once the
+    transaction commits."""
+    _send_below_live_moves(REVIEW_TASK, (game_id, ply))
+
+
+def _send_below_live_moves(task: str, args: tuple[int, ...]) -> None:
     options = {"queue": settings.CELERY_CPU_QUEUE, "priority": policy.ANALYSIS_TASK_PRIORITY}
 
-    def queue_analysis() -> None:
-        current_app.send_task(ANALYSIS_TASK, args=(analysis_id,), **options)
+    def queue_task() -> None:
+        current_app.send_task(task, args=args, **options)
 
-    transaction.on_commit(queue_analysis, robust=True)
+    transaction.on_commit(queue_task, robust=True)

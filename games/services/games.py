@@ -16,12 +16,13 @@ from ai_worker.engine import (
     Variant,
     VariantError,
 )
-from games import policy, presenters
+from ai_worker.engine.records import RecordError, read_obf
+from games import policy, presenters, selectors
 from games.identity import Player
 from games.models import Game, Seat
 from games.models import Move as MoveRecord
 from games.public import FinishedGame, FinishedSeat, game_finished
-from games.services import presence, steps
+from games.services import presence, reviews, steps
 from games.shared.errors import Conflict, ServiceError
 
 # The fields a move (and the passes and the end that may follow) changes.
@@ -29,15 +30,35 @@ PLAY_FIELDS = ("ply", "position", "status", "result", "hint")
 
 
 def create_cpu_game(
-    *, player: Player, variant: object, level: str, color: str, undo_allowed: bool
+    *,
+    player: Player,
+    variant: object,
+    level: str,
+    color: str,
+    undo_allowed: bool,
+    rated: bool = False,
+    from_position: str = "",
 ) -> Game:
-    """M1: the player takes ``color`` (a colour or "random"); the CPU plays the other seats."""
+    """M1: the player takes ``color`` (a colour or "random"); the CPU plays the other seats.
+
+    A ``rated`` game offers neither undo nor hints (asking for undo too is refused).
+    ``from_position``: an OBF position to begin at instead of the variant's start (8x8 only).
+    """
+    if rated and undo_allowed:
+        raise ServiceError("rated_no_undo", field="undo")
     seed = steps.new_seed()
-    parsed = parse_variant(data=variant, seed=seed)
+    parsed, board = starting_board(variant=variant, seed=seed, start=from_position)
     human = steps.color_index(color=color, players=parsed.players, rng=random.Random(seed))
     with transaction.atomic():
         _refuse_too_many_cpu_games(player=player)
-        game = new_game(mode=Game.Mode.CPU, variant=parsed, seed=seed, undo_allowed=undo_allowed)
+        game = new_game(
+            mode=Game.Mode.CPU,
+            variant=parsed,
+            seed=seed,
+            undo_allowed=undo_allowed,
+            rated=rated,
+            start=board,
+        )
         for index in range(parsed.players):
             if index == human:
                 new_human_seat(game=game, color=index, player=player)
@@ -65,16 +86,38 @@ def _refuse_too_many_cpu_games(*, player: Player) -> None:
         raise Conflict("too_many_cpu_games", limit=limit)
 
 
-def create_local_game(*, player: Player, variant: object, undo_allowed: bool) -> Game:
-    """M2: a hot-seat game; the player holds every seat."""
+def create_local_game(
+    *, player: Player, variant: object, undo_allowed: bool, rated: bool = False
+) -> Game:
+    """M2: a hot-seat game; the player holds every seat (so it is never rated)."""
+    if rated:
+        raise ServiceError("rated_not_available", field="rated")
     seed = steps.new_seed()
     parsed = parse_variant(data=variant, seed=seed)
     with transaction.atomic():
-        game = new_game(mode=Game.Mode.LOCAL, variant=parsed, seed=seed, undo_allowed=undo_allowed)
+        game = new_game(
+            mode=Game.Mode.LOCAL, variant=parsed, seed=seed, undo_allowed=undo_allowed, rated=False
+        )
         for index in range(parsed.players):
             new_human_seat(game=game, color=index, player=player)
         start(game=game)
     return game
+
+
+def starting_board(*, variant: object, seed: int, start: str) -> tuple[Variant, Board | None]:
+    """The variant and, for a game begun from the OBF position ``start``, its board (an OBF
+    position is standard 8x8 reversi, so no other variant goes with it)."""
+    if not start:
+        return parse_variant(data=variant, seed=seed), None
+    if variant not in ({}, None):
+        raise ServiceError("start_with_variant", field="variant")
+    try:
+        board = read_obf(start)
+    except RecordError as error:
+        raise ServiceError("bad_record", field="start", detail=error.message) from error
+    if board.is_game_over():
+        raise ServiceError("start_game_over", field="start")
+    return board.variant, board
 
 
 def parse_variant(*, data: object, seed: int) -> Variant:
@@ -128,6 +171,8 @@ def undo_move(*, player: Player, game_id: int) -> Game:
         mine = steps.colors_of(game=game, player=player)
         if game.mode == Game.Mode.ROOM:
             raise ServiceError("undo_not_available")
+        if game.rated:
+            raise ServiceError("rated_no_undo")
         if not game.undo_allowed:
             raise ServiceError("undo_disabled")
         steps.require_active(game=game)
@@ -141,9 +186,7 @@ def undo_move(*, player: Player, game_id: int) -> Game:
             raise ServiceError("nothing_to_undo")
         keep = last_own[-1]
         game.moves.filter(ply__gte=keep).delete()
-        board = Board.from_moves(
-            Variant.from_json(game.variant), [notation for notation, _ in notations[:keep]]
-        )
+        board = selectors.board_after(game, [notation for notation, _ in notations[:keep]])
         game.ply = keep
         game.position = board.to_text()
         game.hint = None
@@ -170,13 +213,25 @@ def resign(*, player: Player, game_id: int) -> Game:
 # --- the steps of play shared with rooms and CPU turns ----------------------------------------
 
 
-def new_game(*, mode: str, variant: Variant, seed: int, undo_allowed: bool) -> Game:
+def new_game(
+    *,
+    mode: str,
+    variant: Variant,
+    seed: int,
+    undo_allowed: bool,
+    rated: bool,
+    start: Board | None = None,
+) -> Game:
+    """A new game of ``variant`` at its start, or at the position ``start``."""
+    start_position = "" if start is None else start.to_text()
     return Game.objects.create(
         mode=mode,
         variant=variant.to_json(),
-        position=Board(variant).to_text(),
+        position=start_position or Board(variant).to_text(),
+        start_position=start_position,
         seed=seed,
         undo_allowed=undo_allowed,
+        rated=rated,
     )
 
 
@@ -260,5 +315,27 @@ def finish(*, game: Game, result: presenters.GameResult) -> None:
         hot_seat=game.mode == Game.Mode.LOCAL,
         seats=seats,
         winner=None if result["draw"] else result["winner"],
+        rated=game.rated and game.hint_count == 0 and game.undo_count == 0,
+        time_class=policy.time_class(None),
+        ranks=finishing_ranks(variant=Variant.from_json(game.variant), result=result),
     )
     game_finished.send(sender=Game, finished=finished)
+    reviews.queue_review(game=game)
+
+
+def finishing_ranks(*, variant: Variant, result: presenters.GameResult) -> tuple[int, ...]:
+    """Each colour's place (1 first, ties share a place): the winner first, then the others by
+    the variant's own count (tournament discs, or discs after a resignation); who resigned
+    comes last."""
+    names = list(result["discs"])
+    counts = result["tournament"] or result["discs"]
+    left = {index: counts[name] for index, name in enumerate(names) if name != result["resigned"]}
+    ranks = [len(names)] * len(names)
+    place = 1
+    while left:
+        leaders = variant.leaders(left)
+        for index in leaders:
+            ranks[index] = place
+            del left[index]
+        place += len(leaders)
+    return tuple(ranks)

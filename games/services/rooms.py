@@ -21,10 +21,21 @@ class SeatSpec:
     level: str = ""
 
 
-def create_room(*, player: Player, variant: object, seats: list[SeatSpec] | None) -> Room:
-    """M3/M4: a room whose creator takes the first person's seat; others join by its URL."""
+def create_room(
+    *,
+    player: Player,
+    variant: object,
+    seats: list[SeatSpec] | None,
+    rated: bool = True,
+    from_position: str = "",
+) -> Room:
+    """M3/M4: a room whose creator takes the first person's seat; others join by its URL.
+
+    Rooms are rated unless created casual (rooms offer no hint or undo either way);
+    ``from_position`` is an OBF position to begin at.
+    """
     seed = steps.new_seed()
-    parsed = games.parse_variant(data=variant, seed=seed)
+    parsed, board = games.starting_board(variant=variant, seed=seed, start=from_position)
     specs = seats if seats else [SeatSpec(Seat.Kind.HUMAN)] * parsed.players
     if len(specs) != parsed.players:
         raise ServiceError("seat_count", field="seats", players=parsed.players, seats=len(specs))
@@ -32,7 +43,14 @@ def create_room(*, player: Player, variant: object, seats: list[SeatSpec] | None
         raise ServiceError("no_person_seat", field="seats")
     creator = next(index for index, spec in enumerate(specs) if spec.kind == Seat.Kind.HUMAN)
     with transaction.atomic():
-        game = games.new_game(mode=Game.Mode.ROOM, variant=parsed, seed=seed, undo_allowed=False)
+        game = games.new_game(
+            mode=Game.Mode.ROOM,
+            variant=parsed,
+            seed=seed,
+            undo_allowed=False,
+            rated=rated,
+            start=board,
+        )
         for index, spec in enumerate(specs):
             if index == creator:
                 games.new_human_seat(game=game, color=index, player=player)
@@ -106,6 +124,8 @@ def rematch_room(*, player: Player, code: str) -> tuple[Room, bool]:
             variant=Variant.from_json(game.variant),
             seed=steps.new_seed(),
             undo_allowed=False,
+            rated=game.rated,
+            start=Board.from_text(game.start_position) if game.start_position else None,
         )
         for seat in seats:
             Seat.objects.create(

@@ -105,7 +105,13 @@ def test_a_database_from_before_the_split_upgrades_without_losing_rows() -> None
 
     migrate(executor.loader.graph.leaf_nodes())
 
-    assert PlayerRating.objects.get(user_id=user.pk).rating == 1516
+    rating = PlayerRating.objects.get(user_id=user.pk)  # the Elo kept as the Glicko-2 start
+    assert (rating.rating, rating.pool, rating.deviation, rating.volatility) == (
+        1516,
+        "untimed",
+        350,
+        0.06,
+    )
     assert RatingChange.objects.get(user_id=user.pk).delta == 16
     assert Comment.objects.get().text == "nice"
     assert ModerationLogEntry.objects.get().comment_id == comment.pk

@@ -366,7 +366,7 @@ def test_hint_is_computed_once_per_ply_and_dropped_when_stale() -> None:
     cpu.request_hint(player=ALICE, game_id=game.pk)
     cpu.request_hint(player=ALICE, game_id=game.pk)
     pending = {"ply": 1, "move": None, "score": None, "exact": False}
-    assert state(game)["hints"] == {"used": 1, "current": pending}
+    assert state(game)["hints"] == {"allowed": True, "used": 1, "current": pending}
     assert tasks.hint(game.pk, 1) is True
     assert tasks.hint(game.pk, 1) is False
     hint = state(game)["hints"]["current"]

@@ -39,7 +39,8 @@ function apiState(changes = {}) {
     moves: [],
     result: null,
     undo: { allowed: true, used: 0 },
-    hints: { used: 0, current: null },
+    hints: { allowed: true, used: 0, current: null },
+    rated: false,
     seats: [seat("black"), seat("white", { kind: "cpu", level: "normal", name: "CPU" })],
     you: ["black"],
     room: null,
@@ -47,6 +48,13 @@ function apiState(changes = {}) {
     ...changes,
   };
 }
+
+test("a rated game offers no hint: the page follows the server's hints.allowed", () => {
+  const state = normalizeState(apiState({ rated: true, undo: { allowed: false, used: 0 }, hints: { allowed: false, used: 0, current: null } }));
+  assert.equal(state.rated, true);
+  assert.equal(state.hintsAllowed, false);
+  assert.equal(state.undoAllowed, false);
+});
 
 test("renames the API's fields and keeps each legal move's flips", () => {
   const state = normalizeState(apiState());
@@ -59,6 +67,8 @@ test("renames the API's fields and keeps each legal move's flips", () => {
   assert.equal(state.flips.get("a1"), undefined);
   assert.equal(state.rows, START);
   assert.equal(state.undoAllowed, true);
+  assert.equal(state.hintsAllowed, true);
+  assert.equal(state.rated, false);
   assert.equal(state.lastMove, null);
   assert.equal(state.pass, null);
   assert.equal(state.result, null);

@@ -4,6 +4,7 @@ import pytest
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
+from games.accounts.models import PlayerRating
 from games.services import games
 from tests.games.accounts.conftest import play_out, room_game
 from tests.games.conftest import BLACK_WIPES_OUT
@@ -20,13 +21,20 @@ def test_a_players_public_profile(make_player) -> None:
     assert response.status_code == 200
     body = response.json()
     assert body["username"] == "bob"
-    assert body["rating"] == 1484
+    assert body["rating"] == 1338  # Glicko-2 from 1500 ± 350
+    assert body["provisional"] is True
+    [untimed] = body["ratings"]
+    assert (untimed["rating_class"], untimed["rating"], untimed["deviation"]) == (
+        "untimed",
+        1338,
+        290,
+    )
     assert body["games"] == {"played": 1, "won": 0, "lost": 1, "drawn": 0}
     [entry] = body["recent_games"]
     assert entry["id"] == game.public_id
     assert entry["url"] == f"/play/{game.public_id}/"  # anyone may read it: not the room's link
     assert (entry["mode"], entry["colors"], entry["opponents"]) == ("room", ["white"], ["alice"])
-    assert (entry["outcome"], entry["rating_change"]) == ("loss", -16)
+    assert (entry["outcome"], entry["rating_change"]) == ("loss", -162)
 
 
 def test_a_hot_seat_game_is_listed_without_a_win_or_loss(make_player) -> None:
@@ -115,3 +123,29 @@ def test_signup_refuses_a_username_the_site_itself_would_reject(guest: APIClient
 def test_wrong_password_gets_no_token(alice, guest: APIClient) -> None:
     response = guest.post("/api/auth/token/", {"username": "alice", "password": "nope"})
     assert (response.status_code, error_of(response)["code"]) == (400, "invalid_credentials")
+
+
+def test_the_leaderboard_lists_a_class_best_first_with_the_provisional_marker(make_player) -> None:
+    alice, bob, carol = make_player("alice"), make_player("bob"), make_player("carol")
+    play_out(room_game(alice, bob), BLACK_WIPES_OUT, {0: alice, 1: bob})
+    PlayerRating.objects.create(user_id=carol.user_id, rating=1400, deviation=60, played=30)
+
+    body = APIClient().get("/api/leaderboard/").json()
+
+    assert body["rating_class"] == "untimed"
+    assert "blitz" in body["classes"]
+    assert "tables" in body["classes"]
+    ranked = [(p["rank"], p["username"], p["provisional"]) for p in body["players"]]
+    assert ranked == [(1, "carol", False), (2, "alice", True), (3, "bob", True)]
+    assert body["players"][1]["url"] == "/players/alice/"
+    assert APIClient().get("/api/leaderboard/?rating_class=blitz").json()["players"] == []
+    page = APIClient().get("/leaderboard/")
+    assert page.status_code == 200
+    assert 'data-player="carol"' in page.content.decode()
+
+
+def test_an_unknown_rating_class_is_a_clear_400() -> None:
+    response = APIClient().get("/api/leaderboard/?rating_class=lightning")
+    assert response.status_code == 400
+    assert response.json()["error"]["field"] == "rating_class"
+    assert APIClient().get("/leaderboard/?rating_class=lightning").status_code == 404

@@ -84,15 +84,15 @@ def test_profiles_show_the_rating_and_the_finished_games(make_player) -> None:
     own = client.get("/accounts/profile/")
     public = client.get("/players/alice/")
 
-    assert own.context["profile"]["rating"] == 1484
+    assert own.context["profile"]["rating"] == 1338
     assert own.context["own"] is True
     page = public.content.decode()
     assert public.context["own"] is False
-    assert '<dd id="profile-rating">1516</dd>' in page
+    assert '<dd><span id="profile-rating">1662</span><abbr class="provisional"' in page
     assert '<dd id="profile-won">1</dd>' in page
     assert f'href="/play/{game.public_id}/"' in page  # the game's page, not its room's link
     assert game.room.code not in page
-    assert "+16" in page
+    assert "+162" in page
     assert "friend room" in page
     assert Client().get("/players/nobody/").status_code == 404
 

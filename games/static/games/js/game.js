@@ -6,6 +6,7 @@ import { BoardCamera, VIEWS } from "./board3d.js";
 import { colorName, errorText, t } from "./i18n.js";
 import { LiveGame } from "./live.js";
 import { getPref, setPref } from "./prefs.js";
+import { GameReview } from "./review.js";
 import { sound } from "./sound.js";
 import { boardShape, cellAt, followMove, normalizeState, parseSquare, serverNow, squareName } from "./state.js";
 
@@ -20,6 +21,7 @@ let state = null;
 let shown = null; // the API state that `state` was made from (websocket move events apply to it)
 let live = null;
 let busy = false;
+let review = null; // the finished game's move list and analysis (review.js)
 
 const board = new BoardView($("board"), {
   onPlay: (square) => play(square),
@@ -217,7 +219,7 @@ function drawControls() {
   const inRoom = Boolean(roomCode);
   show($("undo-button"), state.undoAllowed && !inRoom && state.active && seated);
   $("undo-button").disabled = busy || !mine.some((color) => state.undoColors.includes(color));
-  show($("hint-button"), state.active && seated && !inRoom);
+  show($("hint-button"), state.active && seated && state.hintsAllowed);
   $("hint-button").disabled = busy || !canPlay() || state.hintPending;
   show($("resign-button"), state.active && seated);
   $("resign-button").disabled = busy;
@@ -249,6 +251,10 @@ function drawAll(pending) {
   app.dataset.ply = state.ply;
   app.dataset.toMove = state.toMove ?? "";
   app.dataset.status = state.status;
+  if (state.status === "finished") {
+    review ??= new GameReview({ board, gameId: state.id });
+    review.show(state.moves).catch((error) => say(errorText(error)));
+  }
 }
 
 // ---------------------------------------------------------------- applying states

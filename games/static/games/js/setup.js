@@ -69,7 +69,8 @@ function update() {
   showField("color-field", opponent === "cpu");
   showField("players-field", opponent !== "friend");
   showField("seats-field", opponent === "group");
-  showField("undo-field", opponent === "cpu" || opponent === "local");
+  showField("rated-field", opponent === "cpu");
+  showField("undo-field", (opponent === "cpu" && !value("rated")) || opponent === "local");
 }
 
 function seatChoices() {
@@ -94,7 +95,8 @@ function variant() {
 function request() {
   const opponent = value("opponent");
   if (opponent === "cpu") {
-    return ["/api/games/", { mode: "cpu", level: value("level"), color: value("color"), undo: value("undo"), variant: variant() }];
+    const rated = value("rated");
+    return ["/api/games/", { mode: "cpu", level: value("level"), color: value("color"), rated, undo: !rated && value("undo"), variant: variant() }];
   }
   if (opponent === "local") return ["/api/games/", { mode: "local", undo: value("undo"), variant: variant() }];
   const body = { variant: variant() };

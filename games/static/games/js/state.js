@@ -71,6 +71,9 @@ export function normalizeState(raw) {
     undos: raw.undo.used,
     undoColors: raw.undo.colors,
     hints: raw.hints.used,
+    hintsAllowed: raw.hints.allowed,
+    moves: raw.moves,
+    rated: raw.rated,
     hint: hint && hint.ply === raw.ply ? hint.move : null,
     hintPending: Boolean(hint && hint.ply === raw.ply && !hint.move),
     seats: raw.seats.map((seat) => ({

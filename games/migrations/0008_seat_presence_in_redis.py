@@ -6,7 +6,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0006_position_analysis'),
+        ('games', '0007_records_and_fair_play'),
     ]
 
     operations = [

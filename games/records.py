@@ -1,0 +1,95 @@
+"""A game's record in the engine's formats (issue 14 §4): the ``GameRecord`` of a stored game,
+and its export as a plain transcript, GGF or the JSON form. Reads only; the formats
+themselves are the engine's (``ai_worker.engine.records``)."""
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ai_worker.engine import COLOR_NAMES, Board, Variant
+from ai_worker.engine.records import (
+    GameRecord,
+    Player,
+    RecordedMove,
+    RecordError,
+    Result,
+    record_to_json,
+    write_ggf,
+    write_transcript,
+)
+from games import presenters, selectors
+from games.models import Game
+from games.public import game_ratings
+from games.shared.errors import Conflict, ServiceError
+
+EXPORT_FORMATS = ("txt", "ggf", "json")
+
+
+@dataclass(frozen=True)
+class Export:
+    """An exported record: the text, its media type and the file name to save it as."""
+
+    text: str
+    content_type: str
+    filename: str
+
+
+def game_record(game: Game, *, site: str | None = None) -> GameRecord:
+    """The record of ``game`` (seats and moves prefetched or not): its variant, start, moves,
+    players with the ratings they had when a rated game began, date, site and result."""
+    variant = Variant.from_json(game.variant)
+    board = selectors.board_after(game, [entry.notation for entry in game.moves.all()])
+    moves = tuple(RecordedMove(move) for move in board.move_stack)
+    ratings = game_ratings(game.pk)
+    players = tuple(
+        Player(presenters.seat_name(seat) or "-", ratings.get(seat.user_id or 0))
+        for seat in game.seats.all()
+    )
+    return GameRecord(
+        variant=variant,
+        moves=moves,
+        start=game.start_position or None,
+        players=players if len(players) == variant.players else (),
+        date=game.created_at,
+        site=site,
+        result=_result(game, board),
+    )
+
+
+def export(game: Game, export_format: str, *, site: str | None = None) -> Export:
+    """A finished game as ``txt``, ``ggf`` or ``json``; a format the variant cannot be written
+    in (GGF with 3-4 players or walls) is a clear 400."""
+    if game.status != Game.Status.FINISHED:
+        raise Conflict("export_not_finished")
+    record = game_record(game, site=site)
+    name = f"reversi-{game.public_id}.{export_format}"
+    try:
+        if export_format == "ggf":
+            return Export(write_ggf(record), "application/x-ggf; charset=utf-8", name)
+    except RecordError as error:
+        raise ServiceError("export_unsupported", field="format", detail=error.message) from error
+    if export_format == "json":
+        text = json.dumps(record_json(game, record), ensure_ascii=False, indent=1)
+        return Export(text, "application/json", name)
+    return Export(write_transcript(record) + "\n", "text/plain; charset=utf-8", name)
+
+
+def record_json(game: Game, record: GameRecord) -> dict[str, object]:
+    """The JSON form of the record, with the game's public id and rated flag."""
+    return {"id": game.public_id, "rated": game.rated, **record_to_json(record)}
+
+
+def ndjson_lines(games: Iterator[Game], *, site: str | None = None) -> Iterator[str]:
+    """One JSON record per line (NDJSON) for each of ``games``, as they are read."""
+    for game in games:
+        yield json.dumps(record_json(game, game_record(game, site=site)), ensure_ascii=False) + "\n"
+
+
+def _result(game: Game, board: Board) -> Result | None:
+    result = game.result
+    if game.status != Game.Status.FINISHED or not result:
+        return None
+    if result["reason"] == "end":
+        return Result.at_end(board)
+    winner = None if result["winner"] is None else COLOR_NAMES.index(result["winner"])
+    return Result(result["reason"], winner, loser=COLOR_NAMES.index(result["resigned"]))

@@ -1,0 +1,128 @@
+"""Exports of finished games (issue 14 §4): a plain transcript, GGF (a round trip through the
+engine's reader keeps the players, ratings, moves and result), JSON, and a player's games in
+bulk as streamed NDJSON."""
+
+import json
+
+import pytest
+from rest_framework.test import APIClient
+
+from ai_worker.engine.records import read_ggf, read_transcript, record_from_json
+from games.accounts.models import RatingChange
+from games.services import games, rooms
+from tests.games.accounts.conftest import play_out, room_game
+from tests.games.conftest import BLACK_WIPES_OUT
+
+pytestmark = pytest.mark.django_db
+
+
+def export(game_id: str, export_format: str):
+    return APIClient().get(f"/api/games/{game_id}/export/?format={export_format}")
+
+
+@pytest.fixture
+def make_player(make_account):
+    return lambda username: make_account(username)[1]
+
+
+@pytest.fixture
+def finished(make_player):
+    alice, bob = make_player("alice"), make_player("bob")
+    return play_out(room_game(alice, bob), BLACK_WIPES_OUT, {0: alice, 1: bob})
+
+
+def test_a_finished_game_exports_as_ggf_and_reads_back(finished) -> None:
+    response = export(finished.public_id, "ggf")
+
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/x-ggf")
+    assert response["Content-Disposition"] == (
+        f'attachment; filename="reversi-{finished.public_id}.ggf"'
+    )
+    [record] = read_ggf(response.content.decode())
+    assert [str(recorded.move) for recorded in record.moves] == BLACK_WIPES_OUT
+    assert [player.name for player in record.players] == ["alice", "bob"]
+    assert [player.rating for player in record.players] == [1500.0, 1500.0]  # before the game
+    assert record.result is not None
+    assert (record.result.reason, record.result.winner, record.result.score) == ("end", 0, 64.0)
+    assert record.date is not None
+    assert record.site == "testserver"
+    assert RatingChange.objects.filter(game=finished).count() == 2
+
+
+def test_the_transcript_and_the_json_form(finished) -> None:
+    text = export(finished.public_id, "txt")
+    assert text["Content-Type"] == "text/plain; charset=utf-8"
+    assert text.content.decode() == "".join(BLACK_WIPES_OUT) + "\n"
+    assert [str(m.move) for m in read_transcript(text.content.decode().strip()).moves] == (
+        BLACK_WIPES_OUT
+    )
+
+    body = export(finished.public_id, "json").json()
+    assert (body["id"], body["rated"], body["transcript"]) == (
+        finished.public_id,
+        True,
+        "".join(BLACK_WIPES_OUT),
+    )
+    assert body["result"]["winner"] == "black"
+    record = record_from_json(
+        {key: value for key, value in body.items() if key not in ("id", "rated")}
+    )
+    assert len(record.moves) == len(BLACK_WIPES_OUT)
+
+
+def test_a_resigned_game_exports_its_loser(make_player) -> None:
+    alice, bob = make_player("alice"), make_player("bob")
+    game = room_game(alice, bob)
+    games.play_move(player=alice, game_id=game.pk, notation="f5", ply=0)
+    games.resign(player=bob, game_id=game.pk)
+    [record] = read_ggf(export(game.public_id, "ggf").content.decode())
+    assert record.result is not None
+    assert (record.result.reason, record.result.winner, record.result.loser) == ("resign", 0, 1)
+
+
+def test_clear_errors_for_unfinished_games_bad_formats_and_ggf_with_three_players(
+    make_player,
+) -> None:
+    alice, bob = make_player("alice"), make_player("bob")
+    active = room_game(alice, bob)
+    unfinished = export(active.public_id, "ggf")
+    assert (unfinished.status_code, unfinished.json()["error"]["code"]) == (
+        409,
+        "export_not_finished",
+    )
+    bad = export(active.public_id, "pgn")
+    assert (bad.status_code, bad.json()["error"]["field"]) == (400, "format")
+    assert export("nosuchgame00", "ggf").status_code == 404
+
+    table = rooms.create_room(
+        player=alice,
+        variant={"players": 3},
+        seats=[
+            rooms.SeatSpec("human"),
+            rooms.SeatSpec("cpu", "easy"),
+            rooms.SeatSpec("cpu", "easy"),
+        ],
+    )
+    games.resign(player=alice, game_id=table.game_id)
+    three = export(table.game.public_id, "ggf")
+    assert (three.status_code, three.json()["error"]["code"]) == (400, "export_unsupported")
+    assert export(table.game.public_id, "json").json()["variant"]["players"] == 3
+
+
+def test_a_players_games_stream_as_ndjson(make_player) -> None:
+    alice, bob = make_player("alice"), make_player("bob")
+    first = play_out(room_game(alice, bob), BLACK_WIPES_OUT, {0: alice, 1: bob})
+    second = play_out(room_game(bob, alice), BLACK_WIPES_OUT, {0: bob, 1: alice})
+    room_game(alice, bob)  # still being played: not exported
+
+    response = APIClient().get("/api/players/alice/games/")
+
+    assert response.status_code == 200
+    assert response.streaming
+    assert response["Content-Type"] == "application/x-ndjson"
+    assert response["Content-Disposition"] == 'attachment; filename="reversi-alice.ndjson"'
+    lines = b"".join(response.streaming_content).decode().splitlines()
+    assert [json.loads(line)["id"] for line in lines] == [first.public_id, second.public_id]
+    missing = APIClient().get("/api/players/nobody/games/")
+    assert (missing.status_code, missing.json()["error"]["code"]) == (404, "player_not_found")
