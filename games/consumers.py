@@ -17,13 +17,15 @@ foreign origin, 4404 an unknown game or address.
 """
 
 import asyncio
+import functools
 import json
 from collections.abc import Awaitable, Callable
 from urllib.parse import urlsplit
 
-from channels.db import DatabaseSyncToAsync
+from asgiref.sync import SyncToAsync
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
+from django.db import close_old_connections
 from django.urls import path, re_path
 from rest_framework.authtoken.models import Token
 
@@ -60,10 +62,21 @@ refuse_with_not_found = refusal(CLOSE_NOT_FOUND)
 
 
 def in_pool(function: Callable) -> Callable:
-    """``function`` run off the event loop in the server's shared thread pool, with Django's
-    connection handling: a bounded number of threads (and database connections) for every
-    socket, instead of one thread per socket (4000 sockets were 4000 threads)."""
-    return DatabaseSyncToAsync(function, thread_sensitive=False)
+    """``function`` run off the event loop in the server's shared thread pool: a bounded number
+    of threads for every socket, instead of one thread per socket (4000 sockets were 4000
+    threads). Its database connection goes back to the pool when it returns: the connection is
+    closed inside the call, in the context it was opened in (channels' ``DatabaseSyncToAsync``
+    closes outside that context, missed it, and the idle threads kept the pool's connections)."""
+
+    @functools.wraps(function)
+    def returning_its_connection(*args: object, **kwargs: object) -> object:
+        close_old_connections()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            close_old_connections()
+
+    return SyncToAsync(returning_its_connection, thread_sensitive=False)
 
 
 class SocketGate:

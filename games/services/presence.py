@@ -24,7 +24,9 @@ def held_colors(*, player: Player, game_id: int) -> list[int]:
 def seat_connected(*, game_id: int, colors: list[int], connection: str) -> None:
     """A websocket of the seats ``colors`` opened, or renewed its heartbeat: they are present
     (the viewers hear of it when one of them was not)."""
-    if presence_store.renew(game_id=game_id, colors=colors, connection=connection):
+    came_back = presence_store.renew(game_id=game_id, colors=colors, connection=connection)
+    if came_back:  # no absence recorded while connected: a dead server's ends at its last renewal
+        Seat.objects.filter(game_id=game_id, color__in=came_back).update(absent_since=None)
         events.announce_presence(game=selectors.game(game_id))
 
 

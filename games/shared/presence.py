@@ -6,8 +6,9 @@ Each open connection of a seat is a member of the sorted set
 simply expire ``TTL`` seconds after its last heartbeat, and a connection is one member however
 often it is renewed: a socket is never counted twice, nor forever.
 ``presence-seen:<database>:<game>:<colour>`` keeps when the seat was last seen connected: the
-start of its absence, for the 2-minute takeover, when its server died (a connection that closes
-records the absence in the database instead).
+start of its absence, for the 2-minute takeover, when its server died. The database decides
+otherwise: a seat that connects has its ``absent_since`` cleared, and a connection that closes
+(or a move over HTTP) records it there.
 """
 
 import time
@@ -104,12 +105,13 @@ def read(*, game_id: int, colors: Iterable[int]) -> dict[int, SeatPresence]:
 
 
 def absence_start(recorded: datetime | None, seen: SeatPresence) -> datetime | None:
-    """When a seat's absence began: None while it is connected, else the later of ``recorded``
-    (its ``absent_since``: when it was taken or last moved over HTTP) and its last connection."""
+    """When a seat's absence began: None while it is connected, else ``recorded`` (its
+    ``absent_since`` in the database, the source of truth: set when it was taken, moved over
+    HTTP or closed its last connection, cleared when it connects), and only when the database
+    has none (its server died) its last connection here."""
     if seen.connected:
         return None
-    times = [moment for moment in (recorded, seen.last_seen) if moment is not None]
-    return max(times) if times else None
+    return recorded if recorded is not None else seen.last_seen
 
 
 def _live_counts(game_id: int, colors: list[int], now: float) -> list[int]:

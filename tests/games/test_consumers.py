@@ -211,3 +211,24 @@ async def _sockets_share_a_bounded_pool_of_threads(alice) -> None:
     for socket in sockets:
         await socket.disconnect()
     assert grown <= 12, f"{grown} more threads for {len(sockets)} sockets"
+
+
+def test_socket_calls_give_their_database_connections_back(alice) -> None:
+    """The shared threads kept the connection of every call (channels' ``DatabaseSyncToAsync``
+    closed it outside the call's context): a few dozen sockets emptied the pool."""
+    from django.db import connection
+
+    async_to_sync(_open_and_close_sockets)(alice)
+    connection.close()  # this thread's own goes back too: now every connection is idle
+    stats = connection.pool.get_stats()
+    assert stats["pool_size"] - stats["pool_available"] == 0, stats
+
+
+async def _open_and_close_sockets(alice) -> None:
+    token, player = await token_player(alice)
+    game = await new_local_game(player)
+    for _ in range(6):
+        socket = communicator(f"/ws/games/{game.public_id}/", token)
+        assert (await socket.connect())[0]
+        await receive_until(socket, "state")
+        await socket.disconnect()

@@ -345,6 +345,22 @@ def test_presence_expires_when_its_server_dies(monkeypatch) -> None:
     assert caught.value.code == "player_recently_left"
 
 
+def test_the_database_says_when_a_closed_seat_went_away() -> None:
+    """A last-seen time left in Redis (a heartbeat that raced the close, or a key of an earlier
+    game with the same id) never moves a recorded absence later: the database decides."""
+    room = rooms.create_room(player=ALICE, variant={}, seats=None)
+    rooms.join_room(player=BOB, code=room.code)
+    socket = {"game_id": room.game_id, "colors": [1], "connection": "bob-1"}
+    presence.seat_connected(**socket)
+    presence.seat_disconnected(**socket)
+    presence_store._redis().set(presence_store._seen_key(room.game_id, 1), time.time())
+    Seat.objects.filter(game_id=room.game_id, color=1).update(
+        absent_since=timezone.now() - timedelta(minutes=3)
+    )
+    game = presence.take_over_seat(player=ALICE, game_id=room.game_id, color="white", level="easy")
+    assert game.seats.get(color=1).kind == "cpu"
+
+
 def test_reconnects_during_a_cpu_turn_queue_no_search() -> None:
     """30 reconnects during the CPU's turn queued 24 searches when presence was a game change
     (each one a new version whose commit queued the CPU again)."""
