@@ -7,8 +7,9 @@ the counts), any other change with the whole state. A client that sees a gap in 
 reconnects) sends ``{"type": "sync", "version": v}`` and gets the full state when it is behind.
 Events come serialized from ``games.services.events``: the consumer picks its viewer's text and
 never sends a version older than one it sent. A seated player's connections drive their
-presence (the 2-minute rule); anyone else watches as a spectator and never gets the room's join
-link.
+presence (the 2-minute rule); anyone else watches as a spectator (counted while it is open) and
+never gets the room's join link. A socket on ``/ws/lobby/`` (``LobbyConsumer``) hears of the
+open seeks and its account's challenges.
 
 Who may connect (``SocketGate``): an API client sends ``Authorization: Token <key>`` and needs no
 ``Origin``; a browser (session cookie) must come from the site's own origin, port included.
@@ -31,7 +32,7 @@ from rest_framework.authtoken.models import Token
 
 from games import presenters, selectors
 from games.identity import Player, player_from_session
-from games.services import cpu, events, presence
+from games.services import cpu, events, presence, watching
 from games.shared import presence as presence_store
 from games.shared.errors import NotFound
 
@@ -154,7 +155,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     group = ""
     player: Player | None = None
     version = -1  # the newest version sent to this viewer
-    seats: list[int] = []  # the colours whose presence this connection keeps
+    seats: list[int] = []  # the colours whose presence this connection keeps (none: a spectator)
     heartbeat: asyncio.Task | None = None
     view = events.SPECTATOR  # its key in an event's texts (presenters.viewer_key)
 
@@ -170,15 +171,16 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         self.player = await _scope_player(self.scope)
         self.view = presenters.viewer_key(self.player)
         self.group = events.game_group(self.game_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
         if self.player is not None:
             self.seats = await in_pool(presence.held_colors)(
                 player=self.player, game_id=self.game_id
             )
-        if self.seats:
-            await self.renew_presence()
-            self.heartbeat = asyncio.create_task(self.keep_present())
+        # Counted before it joins the group: its state below has its presence (a spectator, the
+        # count), and it never gets the event of its own arrival.
+        await self.renew_presence()
+        self.heartbeat = asyncio.create_task(self.keep_present())
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
         await self.send_state()
 
     async def disconnect(self, code: int) -> None:
@@ -191,11 +193,21 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await in_pool(presence.seat_disconnected)(
                 game_id=self.game_id, colors=self.seats, connection=self.channel_name
             )
+        else:
+            await in_pool(watching.spectator_disconnected)(
+                game_id=self.game_id, connection=self.channel_name
+            )
 
     async def renew_presence(self) -> None:
-        await in_pool(presence.seat_connected)(
-            game_id=self.game_id, colors=self.seats, connection=self.channel_name
-        )
+        """Count this connection for its seats, or as a spectator when it holds none."""
+        if self.seats:
+            await in_pool(presence.seat_connected)(
+                game_id=self.game_id, colors=self.seats, connection=self.channel_name
+            )
+        else:
+            await in_pool(watching.spectator_connected)(
+                game_id=self.game_id, connection=self.channel_name
+            )
 
     async def keep_present(self) -> None:
         """Renew this connection's presence until it closes (a dead server's simply expires)."""
@@ -251,7 +263,49 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self.send(text_data=message["text"])
 
 
+@in_pool
+def _lobby_seeks(player: Player | None) -> list[presenters.SeekState]:
+    return presenters.lobby_seeks(selectors.open_seeks(), viewer=player)
+
+
+class LobbyConsumer(AsyncJsonWebsocketConsumer):
+    """A lobby viewer (``/ws/lobby/``): ``{"type": "seeks", "accepted": null, "seeks": [...]}``
+    on connect and after every change of the open seeks (``events.publish_lobby``); a signed-in
+    viewer also gets ``{"type": "challenge", "challenge": {...}}`` for each change of one of
+    their challenges (``events.publish_to_user``)."""
+
+    groups_joined: list[str]
+
+    async def connect(self) -> None:
+        player = await _scope_player(self.scope)
+        self.groups_joined = [events.LOBBY_GROUP]
+        if player is not None and player.user_id is not None:  # its challenges come here too
+            self.groups_joined.append(events.user_group(player.user_id))
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
+        event: presenters.LobbyEvent = {
+            "type": "seeks",
+            "accepted": None,
+            "seeks": await _lobby_seeks(player),
+        }
+        await self.send_json(event)
+
+    async def disconnect(self, code: int) -> None:
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """The lobby is read-only over the socket (seeks are made and taken over HTTP)."""
+
+    async def lobby_event(
+        self, message: dict[str, presenters.LobbyEvent | presenters.UserEvent]
+    ) -> None:
+        await self.send_json(message["event"])
+
+
 websocket_urlpatterns = [
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
     path("ws/games/<public_id:public_id>/", GameConsumer.as_asgi()),
     re_path(r"", refuse_with_not_found),  # type: ignore[arg-type]  # an ASGI app, as Channels allows
 ]

@@ -49,6 +49,15 @@ class Game(models.Model):
     hint = models.JSONField(null=True, blank=True)
     seed = models.BigIntegerField()
     cpu_queued_at = models.DateTimeField(null=True, blank=True)
+    # Clocks (``games.services.clocks``): the time control ("" untimed), each colour's time left
+    # in milliseconds when the current turn started, when it started, and when the player to
+    # move runs out of time (the server ends the game on time then).
+    time_control = models.CharField(max_length=16, blank=True)
+    clock_ms = models.JSONField(null=True, blank=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    flag_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # The colour that offers a draw (2 players), until the other accepts, declines or moves.
+    draw_offer = models.PositiveSmallIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -106,6 +115,8 @@ class Move(models.Model):
     notation = models.CharField(max_length=8)
     color = models.PositiveSmallIntegerField()
     flipped = models.JSONField(default=list)
+    # In a timed game: each colour's time left in milliseconds after this move (increment added).
+    clock_ms = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -171,6 +182,64 @@ class Room(models.Model):
             Game.Status.ACTIVE: "playing",
             Game.Status.FINISHED: "finished",
         }[Game.Status(self.game.status)]
+
+
+class Seek(models.Model):
+    """A room offered in the lobby to anyone (issue 14 §1): listed while its game waits for
+    players; accepting it takes a free seat of the room, and the last one starts the game."""
+
+    public_id = models.CharField(
+        max_length=PUBLIC_ID_LENGTH, unique=True, default=new_public_id, editable=False
+    )
+    room = models.OneToOneField(Room, on_delete=models.CASCADE, related_name="seek")
+    # Quick pairing's: only players rated within this many points of the seeker may take it.
+    rating_range = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at"]
+
+    def __str__(self) -> str:
+        return f"Seek {self.public_id}"
+
+
+class Challenge(models.Model):
+    """A game offered to one account by name (issue 14 §1): pending until its addressee accepts
+    (a room with both seated starts), declines with a reason, or it expires."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "pending"
+        ACCEPTED = "accepted", "accepted"
+        DECLINED = "declined", "declined"
+        CANCELLED = "cancelled", "cancelled"
+
+    public_id = models.CharField(
+        max_length=PUBLIC_ID_LENGTH, unique=True, default=new_public_id, editable=False
+    )
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent"
+    )
+    challenged = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_received"
+    )
+    variant = models.JSONField(default=dict)
+    color = models.CharField(max_length=8)  # the challenger's: a colour name or "random"
+    time_control = models.CharField(max_length=16, blank=True)
+    rated = models.BooleanField(default=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    decline_reason = models.CharField(max_length=16, blank=True)
+    room = models.OneToOneField(
+        Room, null=True, blank=True, on_delete=models.SET_NULL, related_name="challenge"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["challenged", "status"])]
+
+    def __str__(self) -> str:
+        return f"Challenge {self.public_id}"
 
 
 class GameReview(models.Model):

@@ -1,11 +1,12 @@
 """The service's own rules, which are not the game's (those belong to the engine): when a seat
-may be taken over, when a CPU turn counts as lost, how CPU tasks are prioritised (the levels
-themselves are ``ai_worker.levels``). Services enforce them; presenters tell the page what
-follows from them."""
+may be taken over, when a CPU turn counts as lost, how CPU and flag tasks are prioritised (the
+levels themselves are ``ai_worker.levels``), when a game may be aborted or drawn by agreement.
+Services enforce them; presenters tell the page what follows from them."""
 
 from datetime import datetime, timedelta
 
 from ai_worker.levels import EASY, NORMAL, STRONG
+from games.shared.time_controls import SPEEDS, TimeControl
 
 ABSENCE_BEFORE_TAKEOVER = timedelta(minutes=2)  # M3: a player away this long may be replaced
 # A CPU turn without its move this long is queued again (its task was lost: a worker killed, a
@@ -37,10 +38,34 @@ REVIEW_EXACT_EMPTIES = 20  # solved exactly from this many empties down, within:
 REVIEW_EXACT_SECONDS = 3.0
 MISTAKE_LOSS = 4.0  # discs lost by a move that the review marks as a mistake
 
+# Clocks: the flag check of a turn is a task due at the flag (first in the queue); flags further
+# off than the horizon (correspondence) are found by the periodic sweep, which also catches a
+# lost check. The Redis broker redelivers a delayed task after its visibility timeout (1 h).
+FLAG_TASK_PRIORITY = 0
+FLAG_TASK_HORIZON = timedelta(minutes=30)
+FLAG_SWEEP_EVERY = timedelta(seconds=15)
+
 
 def takeover_allowed_at(absent_since: datetime) -> datetime:
     """When the CPU may take the seat of a player away since ``absent_since``."""
     return absent_since + ABSENCE_BEFORE_TAKEOVER
+
+
+def abort_allowed(mode: str, players: int, moved: set[int]) -> bool:
+    """A room game may be aborted (ended uncounted) until every colour has placed a disc."""
+    return mode == "room" and len(moved) < players
+
+
+def draw_offers_allowed(mode: str, players: int, people: int) -> bool:
+    """Draws are offered and agreed between the two people of a 2-player room game."""
+    return mode == "room" and players == 2 and people == 2
+
+
+# Challenges (issue 14 §1): how long one waits for its addressee, by kind of clock; the reasons
+# a declined one may give (shown to the challenger in their language).
+CHALLENGE_EXPIRES_AFTER = timedelta(minutes=10)
+CORRESPONDENCE_CHALLENGE_EXPIRES_AFTER = timedelta(days=3)
+DECLINE_REASONS = ("generic", "later", "too_fast", "too_slow", "rated", "casual", "variant")
 
 
 def hints_allowed(*, room: bool, rated: bool) -> bool:
@@ -48,18 +73,13 @@ def hints_allowed(*, room: bool, rated: bool) -> bool:
     return not room and not rated
 
 
-# Rating classes by the expected length of a game, initial + 40 x increment seconds (lichess's
-# rule); a game without a clock is ``untimed`` (3-4 player tables have one OpenSkill class).
-TIME_CLASS_LIMITS = (("bullet", 180), ("blitz", 480), ("rapid", 1500))
+# Rating classes: a timed game's speed class (bullet, blitz, rapid, classical by the expected
+# length initial + 40 x increment, lichess's rule; correspondence its own), ``untimed`` without
+# a clock (3-4 player tables have one OpenSkill class).
 UNTIMED = "untimed"
-CLASSICAL = "classical"
-TIME_CLASSES = ("bullet", "blitz", "rapid", CLASSICAL, UNTIMED)
+TIME_CLASSES = (*SPEEDS, UNTIMED)
 
 
-def time_class(clock: tuple[float, float] | None) -> str:
-    """The rating class of a 2-player game with ``clock`` (initial, increment seconds) or none."""
-    if clock is None:
-        return UNTIMED
-    initial, increment = clock
-    expected = initial + 40 * increment
-    return next((name for name, limit in TIME_CLASS_LIMITS if expected < limit), CLASSICAL)
+def time_class(control: TimeControl | None) -> str:
+    """The rating class of a 2-player game with the time ``control`` (None: untimed)."""
+    return UNTIMED if control is None else control.speed

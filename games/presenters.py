@@ -5,6 +5,8 @@ are checked against them (``games.api.serializers``), the websocket sends them, 
 draws them. Every page address comes from ``page_url`` (``reverse()``).
 """
 
+from collections.abc import Iterable
+from datetime import datetime
 from typing import Any, Literal, TypedDict
 
 from django.urls import reverse
@@ -12,11 +14,13 @@ from django.utils import timezone
 
 from ai_worker.engine import COLOR_NAMES, PASS, Board, Move, Outcome, Variant
 from ai_worker.engine.records import opening_name
-from games import policy
+from games import policy, selectors
 from games.identity import Player
-from games.models import Game, GameReview, PositionAnalysis, Room, Seat
+from games.models import Challenge, Game, GameReview, PositionAnalysis, Room, Seat, Seek
 from games.models import Move as MoveRecord
 from games.shared import presence as presence_store
+from games.shared.ratings import rating_of
+from games.shared.time_controls import TimeControl, speed_of
 
 PASS_NOTATION = str(PASS)
 
@@ -96,16 +100,36 @@ class RoomSummary(TypedDict):
     rematch: RoomLink | None
 
 
+ResultReason = Literal["end", "resign", "time", "agreement", "aborted"]
+
+
 class GameResult(TypedDict):
-    reason: Literal["end", "resign"]
+    reason: ResultReason
     discs: dict[str, int]
     empties: int
     tournament: dict[str, int] | None
     winner: str | None
     draw: bool
     resigned: str | None
+    flagged: str | None
     undos: int
     hints: int
+
+
+class ClockState(TypedDict):
+    """A timed game's clocks: each colour's time left when the state was built (``server_time``
+    of the state), the one running (the player to move), and when they run out."""
+
+    time_control: str
+    speed: str
+    remaining_ms: dict[str, int]
+    running: str | None
+    flag_at: str | None
+
+
+class DrawState(TypedDict):
+    allowed: bool
+    offered_by: str | None
 
 
 class GameState(TypedDict):
@@ -131,16 +155,26 @@ class GameState(TypedDict):
     seats: list[SeatState]
     you: list[str]
     room: RoomSummary | None
+    clock: ClockState | None
+    draw: DrawState
+    abort_allowed: bool
+    spectators: int
     server_time: str
     created_at: str
     updated_at: str
 
 
 class PresenceEvent(TypedDict):
-    """Who is at the board, pushed when a seat connects or leaves: unversioned, seats only."""
+    """Who is at the board, pushed when a seat or a spectator connects or leaves: the seats and
+    the number of spectators only, with the clocks as at its ``server_time`` (what the page
+    counts the running clock down from). It bumps no version: ``version`` is the one it was
+    read at, so that a viewer drops one older than its state (whose presence is newer)."""
 
     type: Literal["presence"]
+    version: int
     seats: list[SeatState]
+    spectators: int
+    clock: ClockState | None
     server_time: str
 
 
@@ -154,8 +188,8 @@ class RoomState(TypedDict):
 
 class GameEvent(TypedDict):
     """A change pushed to a game's viewers that carries the whole state (``type``: created,
-    started, joined, undo, hint, resign, takeover, rematch; and ``state`` on connect and on a
-    resync); ``state`` is the game after it."""
+    started, joined, undo, hint, resign, time, abort, draw_offer, draw_declined, draw, takeover,
+    rematch; and ``state`` on connect and on a resync); ``state`` is the game after it."""
 
     type: str
     ply: int
@@ -166,7 +200,8 @@ class GameEvent(TypedDict):
 class MoveEvent(TypedDict):
     """A move pushed to a game's viewers: what changed, not the whole state. ``move`` is the
     placed disc and its flips, ``record`` the notations appended to the game's record from ply
-    ``move.ply`` on (the move, then the compulsory passes that followed it)."""
+    ``move.ply`` on (the move, then the compulsory passes that followed it); ``clock``, ``draw``
+    and ``abort_allowed`` as after the move (it pressed the clock, cleared a draw offer)."""
 
     type: Literal["move"]
     ply: int
@@ -181,8 +216,95 @@ class MoveEvent(TypedDict):
     empties: int
     undo: UndoState
     result: GameResult | None
+    clock: ClockState | None
+    draw: DrawState
+    abort_allowed: bool
     server_time: str
     updated_at: str
+
+
+class SeekState(TypedDict):
+    """A seek of the lobby: ``color`` the seeker's; ``mine`` whether the viewer offered it,
+    ``seated`` whether they hold a seat in it (the seeker, or at a 3-4 player table someone who
+    accepted), and only then ``url``, its room's page, where the game is played."""
+
+    id: str
+    variant: dict[str, Any]
+    players: int
+    open_seats: int
+    color: str
+    time_control: str | None
+    speed: str | None
+    rated: bool
+    by: str
+    rating: int | None
+    rating_range: int | None
+    created_at: str
+    mine: bool
+    seated: bool
+    url: str | None
+
+
+class LobbyEvent(TypedDict):
+    """The lobby's open seeks, pushed to every lobby viewer after each change; ``accepted``:
+    the seek whose game has just started (its seeker's page goes to the game)."""
+
+    type: str
+    accepted: str | None
+    seeks: list[SeekState]
+
+
+class ChallengeState(TypedDict):
+    """A challenge as one of its two players sees it: ``status`` pending, accepted, declined
+    (``decline_reason`` one of ``policy.DECLINE_REASONS``), cancelled or expired; ``url`` the
+    room of its game once accepted."""
+
+    id: str
+    challenger: str
+    challenged: str
+    incoming: bool
+    variant: dict[str, Any]
+    color: str
+    time_control: str | None
+    speed: str | None
+    rated: bool
+    status: str
+    decline_reason: str | None
+    created_at: str
+    expires_at: str
+    url: str | None
+
+
+class UserEvent(TypedDict):
+    """A change of one of the account's challenges, pushed to its lobby sockets."""
+
+    type: str
+    challenge: ChallengeState
+
+
+class LiveGame(TypedDict):
+    """A game being played now, as the watch page lists it (its own page: anyone may watch)."""
+
+    id: str
+    url: str
+    variant: dict[str, Any]
+    players: list[str]
+    time_control: str | None
+    rated: bool
+    rating: int | None
+    ply: int
+    spectators: int
+    updated_at: str
+
+
+class OnlineState(TypedDict):
+    names: list[str]
+    guests: int
+
+
+class WatchState(TypedDict):
+    games: list[LiveGame]
+    online: OnlineState
 
 
 def page_url(game: Game) -> str:
@@ -246,6 +368,7 @@ def _seats_state(game: Game, *, board: Board | None, viewer: Player | None) -> G
     active = game.status == Game.Status.ACTIVE
     room = room_of(game)
     counts = board.counts()
+    now = timezone.now()
     return {
         "id": game.public_id,
         "url": page_url(game),
@@ -277,7 +400,11 @@ def _seats_state(game: Game, *, board: Board | None, viewer: Player | None) -> G
         "seats": seat_states(game),
         "you": [COLOR_NAMES[seat.color] for seat in seats if viewer and viewer.holds(seat)],
         "room": _room_summary(room),
-        "server_time": timezone.now().isoformat(),
+        "clock": _clock_state(game, board, now),
+        "draw": _draw_state(game, seats),
+        "abort_allowed": _abort_allowed(game, seats, record),
+        "spectators": presence_store.spectators(game_ids=[game.pk])[game.pk],
+        "server_time": now.isoformat(),
         "created_at": game.created_at.isoformat(),
         "updated_at": game.updated_at.isoformat(),
     }
@@ -320,6 +447,8 @@ def move_event(game: Game, *, board: Board) -> MoveEvent:
         raise ValueError("a move event needs a placed move")
     active = game.status == Game.Status.ACTIVE
     counts = board.counts()
+    seats = list(game.seats.all())
+    now = timezone.now()
     return {
         "type": "move",
         "ply": game.ply,
@@ -338,7 +467,10 @@ def move_event(game: Game, *, board: Board) -> MoveEvent:
             "colors": _colors_with_moves(record),
         },
         "result": game.result,
-        "server_time": timezone.now().isoformat(),
+        "clock": _clock_state(game, board, now),
+        "draw": _draw_state(game, seats),
+        "abort_allowed": _abort_allowed(game, seats, record),
+        "server_time": now.isoformat(),
         "updated_at": game.updated_at.isoformat(),
     }
 
@@ -376,28 +508,153 @@ def finished_result(game: Game, outcome: Outcome) -> GameResult:
         "winner": None if outcome.winner is None else COLOR_NAMES[outcome.winner],
         "draw": outcome.draw,
         "resigned": None,
+        "flagged": None,
         "undos": game.undo_count,
         "hints": game.hint_count,
     }
 
 
-def resignation_result(game: Game, board: Board, loser: int) -> GameResult:
-    """The result when ``loser`` resigns: the others are ranked by the variant's own rule (the
-    most discs, the fewest in anti-reversi); one leader wins, tied leaders draw (R4, R8)."""
+def forfeit_result(
+    game: Game, board: Board, loser: int, *, reason: Literal["resign", "time"]
+) -> GameResult:
+    """The result when ``loser`` resigns or runs out of time (and so loses): the others are
+    ranked by the variant's own rule (the most discs, the fewest in anti-reversi); one leader
+    wins, tied leaders draw (R4, R8)."""
     counts = board.counts()
-    names = COLOR_NAMES[: len(counts)]
     others = {color: count for color, count in enumerate(counts) if color != loser}
     leaders = board.variant.leaders(others)
     return {
-        "reason": "resign",
-        "discs": dict(zip(names, counts, strict=True)),
-        "empties": board.empties(),
-        "tournament": None,
+        **_unscored_result(game, board, reason),
         "winner": COLOR_NAMES[leaders[0]] if len(leaders) == 1 else None,
         "draw": len(leaders) > 1,
-        "resigned": COLOR_NAMES[loser],
+        "resigned": COLOR_NAMES[loser] if reason == "resign" else None,
+        "flagged": COLOR_NAMES[loser] if reason == "time" else None,
+    }
+
+
+def agreed_result(
+    game: Game, board: Board, *, reason: Literal["agreement", "aborted"]
+) -> GameResult:
+    """The result of a draw agreed by both players, or of a game aborted (which nobody wins and
+    which never counts)."""
+    return {**_unscored_result(game, board, reason), "draw": reason == "agreement"}
+
+
+def _unscored_result(game: Game, board: Board, reason: ResultReason) -> GameResult:
+    counts = board.counts()
+    return {
+        "reason": reason,
+        "discs": dict(zip(COLOR_NAMES[: len(counts)], counts, strict=True)),
+        "empties": board.empties(),
+        "tournament": None,
+        "winner": None,
+        "draw": False,
+        "resigned": None,
+        "flagged": None,
         "undos": game.undo_count,
         "hints": game.hint_count,
+    }
+
+
+class QuickPairing(TypedDict):
+    """Quick pairing's answer: a game started with someone's seek (``room``'s game), or a seek
+    of yours now waits in the lobby (``seek``)."""
+
+    started: bool
+    seek: SeekState | None
+    room: RoomState
+
+
+def lobby_seeks(seeks: Iterable[Seek], *, viewer: Player | None) -> list[SeekState]:
+    """The open seeks as ``viewer`` sees them (their own with the room's link)."""
+    return [_seek_state(seek, viewer) for seek in seeks]
+
+
+def _seek_state(seek: Seek, viewer: Player | None) -> SeekState:
+    room = seek.room
+    game = room.game
+    seats = list(game.seats.all())
+    owner = next(
+        (
+            seat
+            for seat in seats
+            if seat.is_taken
+            and (seat.user_id, seat.guest_id) == (room.owner_user_id, room.owner_guest_id)
+        ),
+        None,
+    )
+    seated = viewer is not None and any(viewer.holds(seat) for seat in seats)
+    control = TimeControl.parse(game.time_control) if game.time_control else None
+    return {
+        "id": seek.public_id,
+        "variant": game.variant,
+        "players": len(seats),
+        "open_seats": sum(not seat.is_taken for seat in seats),
+        "color": COLOR_NAMES[owner.color] if owner else "black",
+        "time_control": control.name if control else None,
+        "speed": control.speed if control else None,
+        "rated": game.rated,
+        "by": room.owner_user.get_username() if room.owner_user else "Guest",
+        "rating": rating_of(room.owner_user_id, speed_of(game.time_control)),
+        "rating_range": seek.rating_range,
+        "created_at": seek.created_at.isoformat(),
+        "mine": seated and owner is not None and viewer is not None and viewer.holds(owner),
+        "seated": seated,
+        "url": room_url(room) if seated else None,
+    }
+
+
+def challenge_status(challenge: Challenge, now: datetime) -> str:
+    """The challenge's status: pending until it expires, then "expired"."""
+    if challenge.status == Challenge.Status.PENDING and now >= challenge.expires_at:
+        return "expired"
+    return challenge.status
+
+
+def challenge_state(challenge: Challenge, *, viewer_id: int) -> ChallengeState:
+    control = TimeControl.parse(challenge.time_control) if challenge.time_control else None
+    return {
+        "id": challenge.public_id,
+        "challenger": challenge.challenger.get_username(),
+        "challenged": challenge.challenged.get_username(),
+        "incoming": challenge.challenged_id == viewer_id,
+        "variant": challenge.variant,
+        "color": challenge.color,
+        "time_control": control.name if control else None,
+        "speed": control.speed if control else None,
+        "rated": challenge.rated,
+        "status": challenge_status(challenge, timezone.now()),
+        "decline_reason": challenge.decline_reason or None,
+        "created_at": challenge.created_at.isoformat(),
+        "expires_at": challenge.expires_at.isoformat(),
+        "url": room_url(challenge.room) if challenge.room else None,
+    }
+
+
+def watch_state(
+    games: Iterable[tuple[Game, int | None, int]], online: tuple[list[str], int]
+) -> WatchState:
+    """The watch page's answer: the live games (each with its players' mean rating and its
+    number of spectators) and who is at a board."""
+    names, guests = online
+    return {
+        "games": [live_game(game, rating, watched) for game, rating, watched in games],
+        "online": {"names": names, "guests": guests},
+    }
+
+
+def live_game(game: Game, rating: int | None, spectators: int) -> LiveGame:
+    return {
+        "id": game.public_id,
+        "url": play_url(game.public_id),
+        "variant": game.variant,
+        "players": [seat_name(seat) or "Guest" for seat in game.seats.all()],
+        "time_control": game.time_control or None,
+        "rated": game.rated,
+        "rating": rating,
+        "ply": game.ply,
+        "spectators": spectators,
+        "updated_at": game.updated_at.isoformat(),
     }
 
 
@@ -410,6 +667,35 @@ def seat_name(seat: Seat) -> str | None:
     if seat.name:
         return seat.name
     return "Guest" if seat.guest_id else None
+
+
+def _clock_state(game: Game, board: Board, now: datetime) -> ClockState | None:
+    if not game.time_control or game.clock_ms is None:
+        return None
+    control = TimeControl.parse(game.time_control)
+    left = selectors.clock_remaining_ms(game, now) or []
+    running = game.status == Game.Status.ACTIVE and game.turn_started_at is not None
+    return {
+        "time_control": control.name,
+        "speed": control.speed,
+        "remaining_ms": dict(zip(COLOR_NAMES[: len(left)], left, strict=True)),
+        "running": COLOR_NAMES[board.turn] if running else None,
+        "flag_at": game.flag_at.isoformat() if game.flag_at else None,
+    }
+
+
+def _draw_state(game: Game, seats: list[Seat]) -> DrawState:
+    humans = sum(seat.kind == Seat.Kind.HUMAN for seat in seats)
+    allowed = policy.draw_offers_allowed(game.mode, len(seats), humans)
+    return {
+        "allowed": game.status == Game.Status.ACTIVE and allowed,
+        "offered_by": None if game.draw_offer is None else COLOR_NAMES[game.draw_offer],
+    }
+
+
+def _abort_allowed(game: Game, seats: list[Seat], record: list[MoveRecord]) -> bool:
+    moved = {entry.color for entry in record if entry.notation != PASS_NOTATION}
+    return game.status == Game.Status.ACTIVE and policy.abort_allowed(game.mode, len(seats), moved)
 
 
 def _pending_hint(hint: dict[str, Any] | None) -> PendingHint | None:
@@ -494,11 +780,16 @@ def seat_states(game: Game) -> list[SeatState]:
 
 
 def presence_event(game: Game) -> PresenceEvent:
-    """Who is at the board now (no version: a presence change is no change of the game)."""
+    """Who is at the board now; ``version`` is the game's as read (a presence change bumps none:
+    it is no change of the game)."""
+    now = timezone.now()
     return {
         "type": "presence",
+        "version": game.version,
         "seats": seat_states(game),
-        "server_time": timezone.now().isoformat(),
+        "spectators": presence_store.spectators(game_ids=[game.pk])[game.pk],
+        "clock": _clock_state(game, Board.from_text(game.position), now),
+        "server_time": now.isoformat(),
     }
 
 

@@ -5,6 +5,8 @@
   ``FinishedGame``; a receiver's writes commit or roll back with the game.
 - ``finished_games_of``: an account's latest finished games, as that player saw them.
 - ``GUEST_SESSION_KEY``: the session key of a guest's identity.
+- ``provide_ratings``: the ratings app tells the game service an account's rating in a speed
+  class (quick pairing by rating range, the lobby, the watch page's order); ``rating_of`` reads.
 """
 
 from dataclasses import dataclass
@@ -17,6 +19,7 @@ from games.identity import GUEST_SESSION_KEY
 from games.models import Game
 from games.policy import TIME_CLASSES, UNTIMED
 from games.selectors import SEATS
+from games.shared.ratings import provide_ratings, rating_of
 
 __all__ = [
     "GUEST_SESSION_KEY",
@@ -27,6 +30,8 @@ __all__ = [
     "finished_games_of",
     "game_finished",
     "game_ratings",
+    "provide_ratings",
+    "rating_of",
     "ratings_requested",
 ]
 
@@ -48,7 +53,10 @@ class FinishedSeat:
 class FinishedGame:
     """A game that has just finished: who sat where and who won (``winner`` None: a draw).
 
-    ``rated``: created rated and played without hints or undo; ``time_class`` one of
+    ``reason``: "end" (on the board), "resign", "time" (the loser's clock ran out) or
+    "agreement" (a draw agreed); ``time_control`` ("3+2", "3d"; None untimed, see
+    ``games.shared.time_controls``) is what the game was created with; ``rated``: created rated
+    and played without hints or undo; ``time_class`` its rating class, one of
     ``TIME_CLASSES``; ``ranks`` each seat's place (1 first, ties share a place).
     """
 
@@ -56,6 +64,8 @@ class FinishedGame:
     hot_seat: bool
     seats: tuple[FinishedSeat, ...]
     winner: str | None
+    reason: str = "end"
+    time_control: str | None = None
     rated: bool = False
     time_class: str = UNTIMED
     ranks: tuple[int, ...] = ()

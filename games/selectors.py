@@ -2,17 +2,21 @@
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
-from ai_worker.engine import COLOR_NAMES, Board, Move, Variant
+from ai_worker.engine import Board, Move, Variant
 from ai_worker.levels import HINT_LEVEL
 from games.identity import Player
-from games.models import Game, GameReview, PositionAnalysis, Room, Seat
+from games.models import Challenge, Game, GameReview, PositionAnalysis, Room, Seat, Seek
 from games.policy import CPU_TURN_STALLED_AFTER, QUEUED_SEARCHES_PER_PLAYER
+from games.shared import presence as presence_store
 from games.shared.errors import NotFound
 from games.shared.ids import is_public_id
+from games.shared.ratings import rating_of
+from games.shared.time_controls import speed_of
 
 SEATS = Prefetch("seats", queryset=Seat.objects.select_related("user"))
 
@@ -73,13 +77,78 @@ def games_of(player: Player | None, *, status: str | None = None) -> QuerySet[Ga
     return games.order_by("-updated_at")
 
 
-def viewer_colors(game: Game, player: Player | None) -> list[str]:
-    """The colour names of the seats the viewer holds (empty for spectators)."""
-    if player is None:
-        return []
-    return [
-        COLOR_NAMES[seat.color] for seat in game.seats.filter(player.seat_filter).order_by("color")
-    ]
+def open_seeks() -> QuerySet[Seek]:
+    """The seeks in the lobby (their game waiting for players), oldest first, with what
+    ``games.presenters.lobby_seeks`` reads."""
+    return (
+        Seek.objects.filter(room__game__status=Game.Status.WAITING)
+        .select_related("room__game", "room__owner_user")
+        .prefetch_related(Prefetch("room__game__seats", queryset=Seat.objects.all()))
+        .order_by("created_at")
+    )
+
+
+def matching_seeks(player: Player, *, time_control: str | None, rated: bool) -> list[Seek]:
+    """Open seeks of the standard game (8x8, 2 players) from others with this time control and
+    rating kind (quick pairing's candidates), oldest first."""
+    seeks = open_seeks().filter(
+        room__game__time_control=time_control or "",
+        room__game__rated=rated,
+        room__game__variant=Variant().to_json(),
+    )
+    mine = Seat.objects.filter(player.seat_filter).values("game_id")
+    return list(seeks.exclude(room__game__in=mine))
+
+
+def challenges_of(user_id: int, *, limit: int) -> QuerySet[Challenge]:
+    """The account's latest challenges, sent and received, newest first."""
+    return (
+        Challenge.objects.filter(Q(challenger_id=user_id) | Q(challenged_id=user_id))
+        .select_related("challenger", "challenged", "room")
+        .order_by("-created_at")[:limit]
+    )
+
+
+LIVE_GAME_CANDIDATES = 200
+
+
+def live_games(*, limit: int) -> list[tuple[Game, int | None, int]]:
+    """Games between people being played now (every seat taken, no CPU) with their players'
+    mean rating and their number of spectators: rated games first, then the highest rated, the
+    most watched, the latest move; with what ``presenters.live_game`` reads."""
+    with_cpu = Seat.objects.filter(kind=Seat.Kind.CPU).values("game_id")
+    candidates = (
+        Game.objects.filter(status=Game.Status.ACTIVE, mode=Game.Mode.ROOM)
+        .exclude(pk__in=with_cpu)
+        .prefetch_related(SEATS)
+        .order_by("-rated", "-updated_at")[:LIVE_GAME_CANDIDATES]
+    )
+    watched = presence_store.spectators(game_ids=[game.pk for game in candidates])
+    listed = [(game, mean_rating(game), watched[game.pk]) for game in candidates]
+    listed.sort(key=lambda entry: (entry[0].rated, entry[1] or 0, entry[2]), reverse=True)
+    return listed[:limit]
+
+
+def mean_rating(game: Game) -> int | None:
+    """The mean rating of the game's players in its speed class (None when one has none)."""
+    speed = speed_of(game.time_control)
+    ratings = [rating_of(seat.user_id, speed) for seat in game.seats.all()]
+    known = [rating for rating in ratings if rating is not None]
+    return round(sum(known) / len(known)) if known and len(known) == len(ratings) else None
+
+
+def online_players() -> tuple[list[str], int]:
+    """Who is at a board now (a websocket open on a seat of an active game, in
+    ``games.shared.presence``): the accounts' names, and how many guests."""
+    seats = Seat.objects.filter(game__status=Game.Status.ACTIVE, kind=Seat.Kind.HUMAN).exclude(
+        user__isnull=True, guest_id=""
+    )
+    holders = list(seats.values_list("game_id", "color", "user__username", "guest_id"))
+    connected = presence_store.connected(seats=[(game, color) for game, color, *_ in holders])
+    at_board = [holder for holder in holders if (holder[0], holder[1]) in connected]
+    names = sorted({name for _, _, name, _ in at_board if name})
+    guests = len({guest for _, _, name, guest in at_board if not name})
+    return names, guests
 
 
 def board_after(game: Game, notations: Iterable[str]) -> Board:
@@ -131,6 +200,35 @@ def hint_job(game_id: int, ply: int) -> SearchJob | None:
         return None
     board = Board.from_text(game.position)
     return SearchJob(position=game.position, board=board, level=HINT_LEVEL, seed=game.seed + ply)
+
+
+def clock_remaining_ms(game: Game, now: datetime) -> list[int] | None:
+    """Each colour's time left at ``now`` (the player to move's clock running), or None when the
+    game is untimed."""
+    if game.clock_ms is None:
+        return None
+    clocks = list(game.clock_ms)
+    if game.turn_started_at is not None and game.status == Game.Status.ACTIVE:
+        turn = Board.from_text(game.position).turn
+        spent = max(0, round((now - game.turn_started_at).total_seconds() * 1000))
+        clocks[turn] = max(0, clocks[turn] - spent)
+    return clocks
+
+
+def flag_due(game_id: int, *, ply: int | None = None) -> bool:
+    """The cheap look before ``games.services.games.end_if_out_of_time`` locks the row: whether
+    the active game's player to move has run out of time by now or, for the flag check of
+    ``ply``, whether that turn is still on its clock."""
+    games = Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE, flag_at__isnull=False)
+    if ply is None:
+        return games.filter(flag_at__lte=timezone.now()).exists()
+    return games.filter(ply=ply).exists()
+
+
+def overdue_game_ids() -> list[int]:
+    """Active games whose player to move has run out of time by now."""
+    games = Game.objects.filter(status=Game.Status.ACTIVE, flag_at__lte=timezone.now())
+    return list(games.values_list("pk", flat=True).order_by("flag_at"))
 
 
 def board_at(game: Game, ply: int) -> Board:

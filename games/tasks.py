@@ -1,11 +1,13 @@
-"""Celery tasks: the CPU's move, the hint, analyses of a position and the post-game review of
-one move (the ``cpu`` queue; thin wrappers), and the sweep of stalled CPU turns (the default
+"""Celery tasks: the CPU's move, the hint, analyses of a position, the post-game review of one
+move and the flag checks of clocks (the ``cpu`` queue; thin wrappers), and the sweeps of stalled
+CPU turns and of overdue clocks (the default
 queue, every few seconds by Celery beat).
 
 The search runs outside any database lock; the result is stored by a service that locks the
 game again and re-checks the ply, so a stale or repeated task does nothing. Their names are
 ``games.tasks.cpu_move``, ``games.tasks.hint``, ``games.tasks.analyse_position`` and
-``games.tasks.review_move`` (``games.services.events`` sends them).
+``games.tasks.review_move``, ``games.tasks.flag`` (``games.services.events`` sends them);
+``games.tasks.flag_overdue_games`` runs on Celery beat.
 """
 
 import logging
@@ -18,7 +20,7 @@ from ai_worker import review
 from ai_worker.engine import Board
 from ai_worker.search import analyse, choose_move, warmup
 from games import policy, selectors
-from games.services import analysis, cpu, reviews
+from games.services import analysis, cpu, games, reviews
 
 SOFT_TIME_LIMIT = 20
 HARD_TIME_LIMIT = 30
@@ -85,6 +87,20 @@ def hint(game_id: int, ply: int) -> bool:
         score=result.score,
         exact=result.exact,
     )
+
+
+@shared_task(**SEARCH_TASK_OPTIONS)
+def flag(game_id: int, ply: int) -> bool:
+    """The server's flag check of game ``game_id``'s turn at ``ply``, due when the mover's time
+    runs out: ends the game on time; False when that turn was played meanwhile."""
+    return games.end_if_out_of_time(game_id=game_id, ply=ply)
+
+
+@shared_task(time_limit=HARD_TIME_LIMIT)
+def flag_overdue_games() -> int:
+    """Celery beat's sweep (``settings.CELERY_BEAT_SCHEDULE``): end on time every game whose
+    player to move ran out without a flag check (a lost task, or a far-off correspondence one)."""
+    return games.end_overdue_games()
 
 
 @shared_task(**SEARCH_TASK_OPTIONS)

@@ -11,7 +11,7 @@ from pathlib import Path
 from csp.constants import NONE, SELF
 
 from games.community.version import app_version
-from games.policy import STALLED_TURN_SWEEP_EVERY
+from games.policy import FLAG_SWEEP_EVERY, STALLED_TURN_SWEEP_EVERY
 from games.shared.ids import PUBLIC_ID_SCHEMA
 from reversi_site.security import secret_key
 
@@ -208,15 +208,26 @@ CELERY_CPU_QUEUE = os.environ.get("CELERY_CPU_QUEUE", "cpu")
 # Strong searches and hints (games.policy.STRONG_QUEUE_LEVELS) have their own queue and worker,
 # so that a quick level never waits behind them; by default the quick queue's name + "-strong".
 CELERY_STRONG_QUEUE = os.environ.get("CELERY_STRONG_QUEUE", f"{CELERY_CPU_QUEUE}-strong")
-# Celery beat (`make run`, the compose file's `beat`) sends the sweep that queues again the CPU
-# turns whose task was lost; a sweep not taken before the next one is due is dropped.
+# Celery beat (`make run`, the compose file's `beat`) sends the safety nets that no request
+# triggers: the sweep that queues again the CPU turns whose task was lost, and the sweep that
+# ends on time the games whose flag check was lost or is too far off for a delayed task; a
+# sweep not taken before the next one is due is dropped.
 CELERY_BEAT_SCHEDULE = {
     "sweep-stalled-cpu-turns": {
         "task": "games.tasks.sweep_stalled_cpu_turns",
         "schedule": STALLED_TURN_SWEEP_EVERY,
         "options": {"expires": STALLED_TURN_SWEEP_EVERY.total_seconds()},
-    }
+    },
+    "flag-overdue-games": {
+        "task": "games.tasks.flag_overdue_games",
+        "schedule": FLAG_SWEEP_EVERY,
+        "options": {"expires": FLAG_SWEEP_EVERY.total_seconds()},
+    },
 }
+
+# The time controls a room (or a seek) may be created with: "M+S" (minutes each, seconds added
+# per move) or "Nd" (days per move); see games.shared.time_controls. Tests add short ones.
+TIME_CONTROLS = env_list("REVERSI_TIME_CONTROLS", "1+0,3+2,5+3,10+0,1d,3d,7d")
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "games.shared.schema.ThrottledWritesSchema",

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import httpx
 import redis
+from django.conf import settings
 
 ROOT = Path(__file__).resolve().parents[1]
 START_SECONDS = 60
@@ -117,3 +118,33 @@ def redis_server() -> Iterator[RedisServer]:
         yield server
     finally:
         server.stop()
+
+
+@contextmanager
+def celery_worker(queue: str, env: Mapping[str, str]) -> Iterator[subprocess.Popen]:
+    """A solo-pool Celery worker taking the tasks of ``queue`` and of its strong queue (private
+    ones: no other worker on this Redis takes them) with ``env`` added; stopped, and the queues
+    dropped, afterwards."""
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "reversi_site",
+            "worker",
+            "-Q",
+            f"{queue},{queue}-strong",
+            "--pool=solo",
+            "--loglevel=warning",
+            "--without-gossip",
+            "--without-mingle",
+        ],
+        cwd=ROOT,
+        env=os.environ | dict(env) | {"CELERY_CPU_QUEUE": queue},
+    )
+    try:
+        yield process
+    finally:
+        stop(process)
+        redis.Redis.from_url(settings.REDIS_URL).delete(queue, f"{queue}-strong")

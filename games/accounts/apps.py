@@ -10,4 +10,10 @@ class AccountsConfig(AppConfig):
     verbose_name = "Accounts and ratings"
 
     def ready(self) -> None:
-        from games.accounts import receivers  # noqa: F401  (rates games when they finish)
+        from games.accounts import (
+            receivers,  # noqa: F401  (rates games when they finish)
+            selectors,
+        )
+        from games.public import provide_ratings
+
+        provide_ratings(lambda user_id, speed: selectors.rating_of(user_id, speed))

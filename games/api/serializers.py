@@ -8,9 +8,10 @@ from rest_framework import serializers
 
 from ai_worker.engine import COLOR_NAMES, Variant
 from ai_worker.levels import DEFAULT_LEVEL, LEVELS
-from games import presenters
+from games import policy, presenters
 from games.models import Game, Seat
 from games.shared.api import ShapeSerializer, StrictSerializer
+from games.shared.time_controls import SPEEDS
 
 
 def _setting_field(name: str, setting: dict[str, Any]) -> serializers.Field:
@@ -118,11 +119,74 @@ class SeatSerializer(StrictSerializer):
 
 class RoomCreateSerializer(StrictSerializer):
     variant = VariantField()
-    rated = serializers.BooleanField(default=True, help_text="false: a casual game")
+    rated = serializers.BooleanField(
+        default=False,
+        help_text="between accounts only, no CPU seat (ratings per time control); false: casual",
+    )
     start = serializers.CharField(
         required=False, default="", max_length=200, help_text="an OBF position to begin at"
     )
     seats = SeatSerializer(many=True, required=False, help_text="one per colour, in turn order")
+    time_control = serializers.CharField(
+        max_length=16,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text='clocks kept by the server: "M+S" (minutes each, seconds added per move) or '
+        '"Nd" (days per move), one of the offered ones (1+0, 3+2, 5+3, 10+0, 1d, 3d, 7d); '
+        "null: untimed",
+    )
+
+
+class SeekCreateSerializer(StrictSerializer):
+    variant = VariantField()
+    color = serializers.ChoiceField(
+        choices=[*COLOR_NAMES, "random"], default="random", help_text="the seeker's seat"
+    )
+    time_control = serializers.CharField(
+        max_length=16, required=False, allow_null=True, default=None, help_text="as for a room"
+    )
+    rated = serializers.BooleanField(default=False, help_text="between accounts only")
+
+
+class QuickPairingRequestSerializer(StrictSerializer):
+    time_control = serializers.CharField(
+        max_length=16, required=False, allow_null=True, default=None, help_text="as for a room"
+    )
+    rated = serializers.BooleanField(default=False)
+    rating_range = serializers.IntegerField(
+        min_value=0,
+        max_value=3000,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="pair only with a player rated within this many points (accounts only)",
+    )
+
+
+class ChallengeCreateSerializer(StrictSerializer):
+    username = serializers.CharField(max_length=150, help_text="the account challenged")
+    variant = VariantField()
+    color = serializers.ChoiceField(
+        choices=[*COLOR_NAMES[:2], "random"], default="random", help_text="the challenger's"
+    )
+    time_control = serializers.CharField(
+        max_length=16, required=False, allow_null=True, default=None, help_text="as for a room"
+    )
+    rated = serializers.BooleanField(default=False)
+
+
+class DeclineSerializer(StrictSerializer):
+    reason = serializers.CharField(
+        max_length=16, default="generic", help_text=", ".join(policy.DECLINE_REASONS)
+    )
+
+
+class DrawActionSerializer(StrictSerializer):
+    action = serializers.ChoiceField(
+        choices=["offer", "accept", "decline"],
+        help_text="offer a draw, or accept or decline the opponent's offer",
+    )
 
 
 class JoinSerializer(StrictSerializer):
@@ -241,7 +305,11 @@ class RoomSummarySerializer(ShapeSerializer):
 
 class GameResultSerializer(ShapeSerializer):
     shape = presenters.GameResult
-    reason = serializers.ChoiceField(choices=["end", "resign"])
+    reason = serializers.ChoiceField(
+        choices=["end", "resign", "time", "agreement", "aborted"],
+        help_text="on the board, a resignation, a clock run out, a draw agreed, aborted "
+        "(counts for nobody)",
+    )
     discs = serializers.DictField(child=serializers.IntegerField())
     empties = serializers.IntegerField()
     tournament = serializers.DictField(
@@ -250,8 +318,33 @@ class GameResultSerializer(ShapeSerializer):
     winner = serializers.ChoiceField(choices=COLOR_NAMES, allow_null=True)
     draw = serializers.BooleanField()
     resigned = serializers.ChoiceField(choices=COLOR_NAMES, allow_null=True)
+    flagged = serializers.ChoiceField(
+        choices=COLOR_NAMES, allow_null=True, help_text="the player who ran out of time"
+    )
     undos = serializers.IntegerField()
     hints = serializers.IntegerField()
+
+
+class ClockStateSerializer(ShapeSerializer):
+    shape = presenters.ClockState
+    time_control = serializers.CharField(help_text='"3+2" (minutes + seconds per move) or "3d"')
+    speed = serializers.ChoiceField(choices=SPEEDS, help_text="the rating class")
+    remaining_ms = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="each colour's time left when the state was built (its server_time)",
+    )
+    running = serializers.ChoiceField(
+        choices=COLOR_NAMES, allow_null=True, help_text="whose clock runs (the player to move)"
+    )
+    flag_at = serializers.DateTimeField(
+        allow_null=True, help_text="when the running clock reaches zero: the server ends the game"
+    )
+
+
+class DrawStateSerializer(ShapeSerializer):
+    shape = presenters.DrawState
+    allowed = serializers.BooleanField(help_text="whether draws may be offered in this game now")
+    offered_by = serializers.ChoiceField(choices=COLOR_NAMES, allow_null=True)
 
 
 class GameStateSerializer(ShapeSerializer):
@@ -290,6 +383,12 @@ class GameStateSerializer(ShapeSerializer):
     seats = SeatStateSerializer(many=True)
     you = serializers.ListField(child=serializers.CharField(), help_text="your colours")
     room = RoomSummarySerializer(allow_null=True)
+    clock = ClockStateSerializer(allow_null=True, help_text="null in an untimed game")
+    draw = DrawStateSerializer()
+    abort_allowed = serializers.BooleanField(
+        help_text="whether a seat may abort the game now (before every colour has moved)"
+    )
+    spectators = serializers.IntegerField(help_text="viewers without a seat watching now")
     server_time = serializers.DateTimeField(
         help_text="the server's clock when it built this state (compare with takeover_at)"
     )
@@ -308,6 +407,92 @@ class RoomStateSerializer(ShapeSerializer):
     state = serializers.ChoiceField(choices=["open", "playing", "finished"])
     rematch = RoomLinkSerializer(allow_null=True, help_text="shown to the game's seats only")
     game = GameStateSerializer()
+
+
+class SeekStateSerializer(ShapeSerializer):
+    shape = presenters.SeekState
+    id = serializers.CharField(help_text="the seek's public id")
+    variant = VariantSchema()
+    players = serializers.IntegerField()
+    open_seats = serializers.IntegerField()
+    color = serializers.ChoiceField(choices=COLOR_NAMES, help_text="the seeker's colour")
+    time_control = serializers.CharField(allow_null=True)
+    speed = serializers.ChoiceField(choices=SPEEDS, allow_null=True)
+    rated = serializers.BooleanField()
+    by = serializers.CharField(help_text="the seeker's name")
+    rating = serializers.IntegerField(
+        allow_null=True, help_text="the seeker's rating in this speed class (null: a guest)"
+    )
+    rating_range = serializers.IntegerField(
+        allow_null=True, help_text="only players rated within this many points may accept"
+    )
+    created_at = serializers.DateTimeField()
+    mine = serializers.BooleanField(help_text="whether you offered it")
+    seated = serializers.BooleanField(help_text="whether you hold a seat in it")
+    url = serializers.CharField(allow_null=True, help_text="its room's page, for its seats only")
+
+
+class LobbySerializer(serializers.Serializer[Any]):
+    seeks = SeekStateSerializer(many=True)
+
+
+class QuickPairingSerializer(ShapeSerializer):
+    shape = presenters.QuickPairing
+    started = serializers.BooleanField(help_text="whether a game started with someone's seek")
+    seek = SeekStateSerializer(allow_null=True, help_text="your seek, when none matched")
+    room = RoomStateSerializer()
+
+
+class ChallengeStateSerializer(ShapeSerializer):
+    shape = presenters.ChallengeState
+    id = serializers.CharField()
+    challenger = serializers.CharField()
+    challenged = serializers.CharField()
+    incoming = serializers.BooleanField(help_text="whether you are the one challenged")
+    variant = VariantSchema()
+    color = serializers.CharField(help_text="the challenger's colour, or random")
+    time_control = serializers.CharField(allow_null=True)
+    speed = serializers.ChoiceField(choices=SPEEDS, allow_null=True)
+    rated = serializers.BooleanField()
+    status = serializers.ChoiceField(
+        choices=["pending", "accepted", "declined", "cancelled", "expired"]
+    )
+    decline_reason = serializers.ChoiceField(choices=policy.DECLINE_REASONS, allow_null=True)
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+    url = serializers.CharField(allow_null=True, help_text="the game's room, once accepted")
+
+
+class ChallengeListSerializer(serializers.Serializer[Any]):
+    challenges = ChallengeStateSerializer(many=True)
+
+
+class LiveGameSerializer(ShapeSerializer):
+    shape = presenters.LiveGame
+    id = serializers.CharField()
+    url = serializers.CharField(help_text="the game's own page, where anyone may watch")
+    variant = VariantSchema()
+    players = serializers.ListField(child=serializers.CharField(), help_text="in turn order")
+    time_control = serializers.CharField(allow_null=True)
+    rated = serializers.BooleanField()
+    rating = serializers.IntegerField(
+        allow_null=True, help_text="the players' mean rating (null when one has none)"
+    )
+    ply = serializers.IntegerField()
+    spectators = serializers.IntegerField()
+    updated_at = serializers.DateTimeField()
+
+
+class OnlineStateSerializer(ShapeSerializer):
+    shape = presenters.OnlineState
+    names = serializers.ListField(child=serializers.CharField(), help_text="accounts at a board")
+    guests = serializers.IntegerField(help_text="guests at a board")
+
+
+class WatchStateSerializer(ShapeSerializer):
+    shape = presenters.WatchState
+    games = LiveGameSerializer(many=True)
+    online = OnlineStateSerializer()
 
 
 class MoveReviewSerializer(ShapeSerializer):

@@ -27,10 +27,38 @@ urlpatterns = [
         name="api-game-analysis",
     ),
     path("games/<public_id:public_id>/resign/", views.ResignView.as_view(), name="api-game-resign"),
+    path("games/<public_id:public_id>/abort/", views.AbortView.as_view(), name="api-game-abort"),
+    path("games/<public_id:public_id>/draw/", views.DrawView.as_view(), name="api-game-draw"),
     path(
         "games/<public_id:public_id>/takeover/",
         views.TakeoverView.as_view(),
         name="api-game-takeover",
+    ),
+    path("watch/", views.WatchView.as_view(), name="api-watch"),
+    path("lobby/", views.LobbyView.as_view(), name="api-lobby"),
+    path("lobby/seeks/", views.SeekCreateView.as_view(), name="api-seeks"),
+    path("lobby/seeks/<public_id:seek_id>/", views.SeekDetailView.as_view(), name="api-seek"),
+    path(
+        "lobby/seeks/<public_id:seek_id>/accept/",
+        views.SeekAcceptView.as_view(),
+        name="api-seek-accept",
+    ),
+    path("lobby/quick/", views.QuickPairingView.as_view(), name="api-quick-pairing"),
+    path("challenges/", views.ChallengeListView.as_view(), name="api-challenges"),
+    path(
+        "challenges/<public_id:challenge_id>/accept/",
+        views.ChallengeAcceptView.as_view(),
+        name="api-challenge-accept",
+    ),
+    path(
+        "challenges/<public_id:challenge_id>/decline/",
+        views.ChallengeDeclineView.as_view(),
+        name="api-challenge-decline",
+    ),
+    path(
+        "challenges/<public_id:challenge_id>/cancel/",
+        views.ChallengeCancelView.as_view(),
+        name="api-challenge-cancel",
     ),
     path(
         "games/<public_id:public_id>/export/",

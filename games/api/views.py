@@ -20,6 +20,11 @@ from games.api.serializers import (
     AnalysisQuerySerializer,
     AnalysisRequestSerializer,
     AnalysisStateSerializer,
+    ChallengeCreateSerializer,
+    ChallengeListSerializer,
+    ChallengeStateSerializer,
+    DeclineSerializer,
+    DrawActionSerializer,
     ExportQuerySerializer,
     GameCreateSerializer,
     GameListQuerySerializer,
@@ -27,17 +32,34 @@ from games.api.serializers import (
     GameStateSerializer,
     ImportSerializer,
     JoinSerializer,
+    LobbySerializer,
     MoveSerializer,
+    QuickPairingRequestSerializer,
+    QuickPairingSerializer,
     ReviewStateSerializer,
     RoomCreateSerializer,
     RoomStateSerializer,
+    SeekCreateSerializer,
+    SeekStateSerializer,
     TakeoverSerializer,
+    WatchStateSerializer,
 )
 from games.identity import Player, player_from_session
 from games.models import Game
-from games.services import analysis, cpu, games, imports, presence, reviews, rooms
+from games.services import (
+    analysis,
+    challenges,
+    cpu,
+    games,
+    imports,
+    lobby,
+    offers,
+    presence,
+    reviews,
+    rooms,
+)
 from games.shared.api import validated, with_errors
-from games.shared.errors import NotFound
+from games.shared.errors import Forbidden, NotFound
 
 GAMES_LISTED = 50
 
@@ -196,6 +218,32 @@ class ResignView(APIView):
         return Response(presenters.game_state(game, viewer=player))
 
 
+class AbortView(APIView):
+    """End a room game before every player has moved (it counts for nobody)."""
+
+    @extend_schema(request=None, responses=with_errors({200: GameStateSerializer}, 400, 403, 404))
+    def post(self, request: Request, public_id: str) -> Response:
+        player = seated_player(request)
+        game = offers.abort(player=player, game_id=selectors.game_pk(public_id))
+        return Response(presenters.game_state(game, viewer=player))
+
+
+class DrawView(APIView):
+    """Offer a draw to the other player of a 2-player room game, or accept or decline theirs."""
+
+    @extend_schema(
+        request=DrawActionSerializer,
+        responses=with_errors({200: GameStateSerializer}, 400, 403, 404, 409),
+    )
+    def post(self, request: Request, public_id: str) -> Response:
+        data = validated(DrawActionSerializer, request.data)
+        player = seated_player(request)
+        game = offers.draw(
+            player=player, game_id=selectors.game_pk(public_id), action=data["action"]
+        )
+        return Response(presenters.game_state(game, viewer=player))
+
+
 class TakeoverView(APIView):
     """M3: the CPU takes the seat of a player disconnected for 2 minutes."""
 
@@ -232,6 +280,7 @@ class RoomCreateView(APIView):
             player=player,
             variant=data["variant"],
             seats=seats,
+            time_control=data["time_control"],
             rated=data["rated"],
             from_position=data["start"],
         )
@@ -280,6 +329,172 @@ class RoomRematchView(APIView):
             presenters.room_state(selectors.room(room.code), viewer=player),
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
+
+
+class LobbyView(APIView):
+    """The lobby's open seeks, oldest first (live over ``/ws/lobby/``)."""
+
+    @extend_schema(responses=with_errors({200: LobbySerializer}))
+    def get(self, request: Request) -> Response:
+        viewer = request_player(request, create=False)
+        return Response({"seeks": presenters.lobby_seeks(selectors.open_seeks(), viewer=viewer)})
+
+
+class SeekCreateView(APIView):
+    """Offer a game in the lobby: a room anyone may take a seat of."""
+
+    @extend_schema(
+        request=SeekCreateSerializer, responses=with_errors({201: SeekStateSerializer}, 400, 403)
+    )
+    def post(self, request: Request) -> Response:
+        data = validated(SeekCreateSerializer, request.data)
+        player = seated_player(request)
+        seek = lobby.create_seek(
+            player=player,
+            variant=data["variant"],
+            color=data["color"],
+            time_control=data["time_control"],
+            rated=data["rated"],
+        )
+        (state,) = presenters.lobby_seeks([seek], viewer=player)
+        return Response(state, status=status.HTTP_201_CREATED)
+
+
+class SeekDetailView(APIView):
+    """Take your seek back before someone accepts it."""
+
+    @extend_schema(request=None, responses=with_errors({204: None}, 403, 404, 409))
+    def delete(self, request: Request, seek_id: str) -> Response:
+        lobby.cancel_seek(player=seated_player(request), seek_id=seek_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class SeekAcceptView(APIView):
+    """Accept a seek: take a free seat of its room; the last seat starts the game for all."""
+
+    @extend_schema(
+        request=None, responses=with_errors({200: RoomStateSerializer}, 400, 403, 404, 409)
+    )
+    def post(self, request: Request, seek_id: str) -> Response:
+        player = seated_player(request)
+        room = lobby.accept_seek(player=player, seek_id=seek_id)
+        return Response(presenters.room_state(selectors.room(room.code), viewer=player))
+
+
+class QuickPairingView(APIView):
+    """Play the first open standard seek of this time control, or offer one and wait."""
+
+    @extend_schema(
+        request=QuickPairingRequestSerializer,
+        responses=with_errors({200: QuickPairingSerializer}, 400, 403),
+    )
+    def post(self, request: Request) -> Response:
+        data = validated(QuickPairingRequestSerializer, request.data)
+        player = seated_player(request)
+        room, started = lobby.quick_pairing(
+            player=player,
+            time_control=data["time_control"],
+            rated=data["rated"],
+            rating_range=data["rating_range"],
+        )
+        room = selectors.room(room.code)
+        seek = None if started else presenters.lobby_seeks([room.seek], viewer=player)[0]
+        return Response(
+            {
+                "started": started,
+                "seek": seek,
+                "room": presenters.room_state(room, viewer=player),
+            }
+        )
+
+
+CHALLENGES_LISTED = 20
+
+
+def signed_in_player(request: Request) -> tuple[Player, int]:
+    """The account of a challenge request and its user id; a guest is refused."""
+    player = request_player(request, create=False)
+    if player is None or player.user_id is None:
+        raise Forbidden("challenge_needs_account")
+    return player, player.user_id
+
+
+class ChallengeListView(APIView):
+    """``GET``: your latest challenges, sent and received; ``POST``: challenge a player."""
+
+    @extend_schema(responses=with_errors({200: ChallengeListSerializer}, 403))
+    def get(self, request: Request) -> Response:
+        _, user_id = signed_in_player(request)
+        challenges = selectors.challenges_of(user_id, limit=CHALLENGES_LISTED)
+        return Response(
+            {"challenges": [presenters.challenge_state(c, viewer_id=user_id) for c in challenges]}
+        )
+
+    @extend_schema(
+        request=ChallengeCreateSerializer,
+        responses=with_errors({201: ChallengeStateSerializer}, 400, 403, 404),
+    )
+    def post(self, request: Request) -> Response:
+        data = validated(ChallengeCreateSerializer, request.data)
+        player, user_id = signed_in_player(request)
+        challenge = challenges.create_challenge(player=player, **data)
+        return Response(
+            presenters.challenge_state(challenge, viewer_id=user_id),
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class ChallengeAcceptView(APIView):
+    """Accept a challenge addressed to you: its game starts at once, in a room for the two."""
+
+    @extend_schema(
+        request=None, responses=with_errors({200: RoomStateSerializer}, 400, 403, 404, 409)
+    )
+    def post(self, request: Request, challenge_id: str) -> Response:
+        player, _ = signed_in_player(request)
+        room = challenges.accept_challenge(player=player, challenge_id=challenge_id)
+        return Response(presenters.room_state(selectors.room(room.code), viewer=player))
+
+
+class ChallengeDeclineView(APIView):
+    """Decline a challenge addressed to you, with a reason."""
+
+    @extend_schema(
+        request=DeclineSerializer,
+        responses=with_errors({200: ChallengeStateSerializer}, 400, 403, 404, 409),
+    )
+    def post(self, request: Request, challenge_id: str) -> Response:
+        data = validated(DeclineSerializer, request.data)
+        player, user_id = signed_in_player(request)
+        challenge = challenges.decline_challenge(
+            player=player, challenge_id=challenge_id, reason=data["reason"]
+        )
+        return Response(presenters.challenge_state(challenge, viewer_id=user_id))
+
+
+class ChallengeCancelView(APIView):
+    """Take back a challenge you sent, while it is pending."""
+
+    @extend_schema(
+        request=None, responses=with_errors({200: ChallengeStateSerializer}, 403, 404, 409)
+    )
+    def post(self, request: Request, challenge_id: str) -> Response:
+        player, user_id = signed_in_player(request)
+        challenge = challenges.cancel_challenge(player=player, challenge_id=challenge_id)
+        return Response(presenters.challenge_state(challenge, viewer_id=user_id))
+
+
+LIVE_GAMES_LISTED = 30
+
+
+class WatchView(APIView):
+    """The games between people being played now (rated first, then the most watched) and who
+    is at a board."""
+
+    @extend_schema(responses=with_errors({200: WatchStateSerializer}))
+    def get(self, request: Request) -> Response:
+        games_now = selectors.live_games(limit=LIVE_GAMES_LISTED)
+        return Response(presenters.watch_state(games_now, selectors.online_players()))
 
 
 class RecordFormatNegotiation(DefaultContentNegotiation):

@@ -6,9 +6,11 @@ from collections.abc import Mapping
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from ai_worker.levels import EASY, NORMAL, STRONG
 from games.shared.errors import COLOR_LABELS
+from games.shared.time_controls import TimeControl, offered_time_controls
 
 LABELS: Mapping[str, Promise | str] = {
     "variant.players": _("Players"),
@@ -39,6 +41,31 @@ OPPONENT_LABELS: Mapping[str, Promise] = {
 }
 
 RANDOM_LABEL = _("Random")
+
+DECLINE_REASON_LABELS: Mapping[str, Promise] = {
+    "generic": _("Not now, thanks"),
+    "later": _("Later, please"),
+    "too_fast": _("Too fast for me"),
+    "too_slow": _("Too slow for me"),
+    "rated": _("Rated games only, please"),
+    "casual": _("Casual games only, please"),
+    "variant": _("Not this variant"),
+}
+
+
+def time_control_label(name: str) -> str:
+    """How a time control is shown: "3 min + 2 s", "3 days per move" (in the active language)."""
+    control = TimeControl.parse(name)
+    if control.days_per_move is not None:
+        days = control.days_per_move
+        return ngettext("%(days)d day per move", "%(days)d days per move", days) % {"days": days}
+    minutes, seconds = name.split("+")
+    return _("%(minutes)s min + %(seconds)s s") % {"minutes": minutes, "seconds": seconds}
+
+
+def time_control_choices() -> list[dict[str, str]]:
+    """The offered time controls as form choices (value and label), fastest first."""
+    return [{"value": name, "label": time_control_label(name)} for name in offered_time_controls()]
 
 
 def label(key: str) -> str:

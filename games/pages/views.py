@@ -12,7 +12,7 @@ from games.community.selectors import site_counters
 from games.models import Game
 from games.shared.errors import NotFound
 
-from .labels import LEVEL_LABELS
+from .labels import DECLINE_REASON_LABELS, LEVEL_LABELS, time_control_choices
 from .rules import rule_badges, rule_notes
 from .setup import Choice, setup_form
 from .strings import client_strings
@@ -26,9 +26,41 @@ def setup(request: HttpRequest) -> HttpResponse:
         "strings": client_strings(),
         "counters": site_counters(),
         "form": setup_form(),
+        "time_controls": time_control_choices(),
         "default_level": LEVEL_LABELS[DEFAULT_LEVEL],
     }
     return render(request, "games/setup.html", context)
+
+
+@ensure_csrf_cookie
+@counts_page_view
+def lobby(request: HttpRequest) -> HttpResponse:
+    """The lobby: open seeks listed live, a seek of your own, quick pairing."""
+    time_controls = time_control_choices()
+    strings = {
+        **client_strings(),
+        **{f"time.{choice['value']}": choice["label"] for choice in time_controls},
+    }
+    strings.update({f"decline.{name}": str(text) for name, text in DECLINE_REASON_LABELS.items()})
+    context = {
+        "strings": strings,
+        "form": setup_form(),
+        "time_controls": time_controls,
+        "decline_reasons": [
+            {"value": name, "label": text} for name, text in DECLINE_REASON_LABELS.items()
+        ],
+    }
+    return render(request, "games/lobby.html", context)
+
+
+@counts_page_view
+def watch(request: HttpRequest) -> HttpResponse:
+    """The games being played now and who is at a board (the script polls ``/api/watch/``)."""
+    strings = {
+        **client_strings(),
+        **{f"time.{choice['value']}": choice["label"] for choice in time_control_choices()},
+    }
+    return render(request, "games/watch.html", {"strings": strings})
 
 
 @ensure_csrf_cookie

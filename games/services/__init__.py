@@ -6,6 +6,12 @@
 - ``games.services.cpu``: the CPU's moves and hints from the workers; stalled CPU turns.
 - ``games.services.analysis``: analyses of a game's positions (every legal move's value).
 - ``games.services.guests``: a guest's games move to the account they sign up or log in to.
+- ``games.services.clocks``: the clock steps of a timed game (press, run, stop); the flag itself
+  is ``games.end_if_out_of_time``.
+- ``games.services.offers``: abort before everyone has moved; draw offers between two people.
+- ``games.services.lobby``: seeks in the lobby, quick pairing.
+- ``games.services.challenges``: challenges addressed to an account by name.
+- ``games.services.watching``: spectators of a game.
 - ``games.services.imports``: a transcript or GGF record stored as a finished game.
 - ``games.services.reviews``: the post-game review, one move per task.
 - ``games.services.events``: sends (channel-layer events, Celery tasks); changes nothing.

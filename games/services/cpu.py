@@ -16,15 +16,16 @@ from games.shared.errors import ServiceError
 def apply_cpu_move(*, game_id: int, ply: int, position: str, notation: str) -> bool:
     """Store the CPU's move searched in ``position`` at ``ply``; stale or repeated does nothing.
 
-    The position guards against an undo followed by other moves back to the same ply.
+    The position guards against an undo followed by other moves back to the same ply; a CPU
+    out of time loses on time instead.
     """
+    games.end_if_out_of_time(game_id=game_id)
     with transaction.atomic():
         game = steps.locked_game(game_id=game_id)
         board = Board.from_text(game.position)
         if game.ply != ply or game.position != position or not selectors.cpu_to_move(game, board):
             return False
-        games.record(game=game, board=board, move=games.parse_move(notation=notation))
-        games.settle(game=game, board=board)
+        games.play(game=game, board=board, move=games.parse_move(notation=notation))
         steps.commit(game=game, board=board, kind="move", fields=games.PLAY_FIELDS)
     return True
 
@@ -76,8 +77,11 @@ def store_hint(
 
 
 def watched_game(*, game_id: int) -> Game:
-    """A game someone reads (the API's ``GET``, a websocket's state): when its CPU turn has
-    stalled, the CPU is queued again first. The one read that may write."""
+    """A game someone reads (the API's ``GET``, a websocket's state): a game whose player to move
+    has run out of time ends on time first, and a stalled CPU turn is queued again. The one read
+    that may write."""
+    if games.end_if_out_of_time(game_id=game_id):
+        return selectors.game(game_id)
     game = selectors.game(game_id)
     if selectors.cpu_turn_stalled(game):
         requeue_stalled_cpu_turn(game_id=game.pk)

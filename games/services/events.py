@@ -24,13 +24,15 @@ from celery import current_app
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from ai_worker.engine import Board
-from games import policy, presenters
+from games import policy, presenters, selectors
 from games.models import Game
 
 CPU_MOVE_TASK = "games.tasks.cpu_move"
 HINT_TASK = "games.tasks.hint"
+FLAG_TASK = "games.tasks.flag"
 ANALYSIS_TASK = "games.tasks.analyse_position"
 REVIEW_TASK = "games.tasks.review_move"
 SPECTATOR = ""  # the view key of anyone who holds no seat
@@ -103,6 +105,43 @@ def group_message(game: Game, *, kind: str, board: Board) -> GroupMessage:
     return {"type": "game.event", "kind": kind, "version": game.version, "texts": texts}
 
 
+LOBBY_GROUP = "lobby"
+
+
+def publish_lobby(*, accepted: str | None = None) -> None:
+    """Push the open seeks to every lobby viewer once the transaction commits (read then, so
+    the list is the committed one); ``accepted``: the seek whose game has just started."""
+
+    def send() -> None:
+        event: presenters.LobbyEvent = {
+            "type": "seeks",
+            "accepted": accepted,
+            "seeks": presenters.lobby_seeks(selectors.open_seeks(), viewer=None),
+        }
+        async_to_sync(get_channel_layer().group_send)(
+            LOBBY_GROUP, {"type": "lobby.event", "event": event}
+        )
+
+    transaction.on_commit(send, robust=True)
+
+
+def user_group(user_id: int) -> str:
+    """The channel-layer group of an account's lobby sockets (its challenges)."""
+    return f"user-{user_id}"
+
+
+def publish_to_user(*, user_id: int, event: presenters.UserEvent) -> None:
+    """Push ``event`` to the account's lobby sockets once the transaction commits."""
+    group = user_group(user_id)
+
+    def push_user_event() -> None:
+        async_to_sync(get_channel_layer().group_send)(
+            group, {"type": "lobby.event", "event": event}
+        )
+
+    transaction.on_commit(push_user_event, robust=True)
+
+
 def _search_sender(game: Game, search: Search) -> Callable[[], object]:
     game_id, ply = game.pk, game.ply
     strong = search.level in policy.STRONG_QUEUE_LEVELS
@@ -111,6 +150,25 @@ def _search_sender(game: Game, search: Search) -> Callable[[], object]:
         "priority": policy.TASK_PRIORITY_BY_LEVEL[search.level],
     }
     return lambda: current_app.send_task(search.task, args=(game_id, ply), **options)
+
+
+def send_flag_check(*, game: Game) -> None:
+    """Queue the server's flag check of the game's current turn for its ``flag_at``, once the
+    transaction commits (a flag further off than ``policy.FLAG_TASK_HORIZON`` is left to the
+    periodic sweep: the broker holds a delayed task only that long)."""
+    game_id, ply, flag_at = game.pk, game.ply, game.flag_at
+    if flag_at is None or flag_at - timezone.now() > policy.FLAG_TASK_HORIZON:
+        return
+    options = {
+        "queue": settings.CELERY_CPU_QUEUE,
+        "priority": policy.FLAG_TASK_PRIORITY,
+        "eta": flag_at,
+    }
+
+    def queue_check() -> None:
+        current_app.send_task(FLAG_TASK, args=(game_id, ply), **options)
+
+    transaction.on_commit(queue_check, robust=True)
 
 
 def send_analysis(*, analysis_id: int) -> None:

@@ -22,11 +22,14 @@ from games.identity import Player
 from games.models import Game, Seat
 from games.models import Move as MoveRecord
 from games.public import FinishedGame, FinishedSeat, game_finished
-from games.services import presence, reviews, steps
+from games.services import clocks, presence, reviews, steps
 from games.shared.errors import Conflict, ServiceError
+from games.shared.time_controls import TimeControl
 
-# The fields a move (and the passes and the end that may follow) changes.
-PLAY_FIELDS = ("ply", "position", "status", "result", "hint")
+# The fields a move (and the passes, the clocks and the end that may follow) changes.
+PLAY_FIELDS = ("ply", "position", "status", "result", "hint", "draw_offer", *clocks.CLOCK_FIELDS)
+# The fields the end of a game changes.
+END_FIELDS = ("status", "result", "hint", "draw_offer", *clocks.CLOCK_FIELDS)
 
 
 def create_cpu_game(
@@ -141,10 +144,13 @@ def parse_variant(*, data: object, seed: int) -> Variant:
 def play_move(*, player: Player, game_id: int, notation: str, ply: int) -> Game:
     """A person's move at ``ply`` (the ply their client saw); passes that follow are automatic.
 
-    The same move sent again for a ply it was played at answers the game as it is now."""
+    The same move sent again for a ply it was played at answers the game as it is now; a move
+    after the mover's flag is refused (``out_of_time``), and the game ends on time."""
+    end_if_out_of_time(game_id=game_id)
     with transaction.atomic():
         game = steps.locked_game(game_id=game_id)
         mine = steps.colors_of(game=game, player=player)
+        require_time_left(game=game)
         steps.require_active(game=game)
         if ply != game.ply:
             if repeats_saved_move(game=game, colors=mine, ply=ply, notation=notation):
@@ -153,9 +159,8 @@ def play_move(*, player: Player, game_id: int, notation: str, ply: int) -> Game:
         board = Board.from_text(game.position)
         if board.turn not in mine:
             raise ServiceError("not_your_turn", field="move", color=COLOR_NAMES[board.turn])
-        record(game=game, board=board, move=parse_move(notation=notation))
+        play(game=game, board=board, move=parse_move(notation=notation))
         presence.mark_seen(game=game, player=player)
-        settle(game=game, board=board)
         steps.commit(game=game, board=board, kind="move", fields=PLAY_FIELDS)
     return game
 
@@ -199,15 +204,55 @@ def undo_move(*, player: Player, game_id: int) -> Game:
 
 def resign(*, player: Player, game_id: int) -> Game:
     """G3: the player's seat (the one to move, in a hot-seat game) gives up; the game ends."""
+    end_if_out_of_time(game_id=game_id)
     with transaction.atomic():
         game = steps.locked_game(game_id=game_id)
         mine = steps.colors_of(game=game, player=player)
         steps.require_active(game=game)
         board = Board.from_text(game.position)
         loser = board.turn if board.turn in mine else min(mine)
-        finish(game=game, result=presenters.resignation_result(game, board, loser))
-        steps.commit(game=game, board=board, kind="resign", fields=("status", "result", "hint"))
+        finish(game=game, result=presenters.forfeit_result(game, board, loser, reason="resign"))
+        steps.commit(game=game, board=board, kind="resign", fields=END_FIELDS)
     return game
+
+
+def end_if_out_of_time(*, game_id: int, ply: int | None = None) -> bool:
+    """The server's flag: end the game on time when the player to move has run out (at ``ply``,
+    when given: a flag check of a turn since played does nothing). Returns whether it ended.
+
+    A check that arrives before the flag is due (a timer firing early) schedules itself again."""
+    if not selectors.flag_due(game_id, ply=ply):
+        return False
+    with transaction.atomic():
+        game = steps.locked_game(game_id=game_id)
+        if ply is not None and game.ply != ply:
+            return False
+        if not clocks.out_of_time(game, timezone.now()):
+            clocks.reschedule(game=game)
+            return False
+        board = Board.from_text(game.position)
+        loser = board.turn
+        finish(game=game, result=presenters.forfeit_result(game, board, loser, reason="time"))
+        game.clock_ms = [
+            0 if color == loser else left for color, left in enumerate(game.clock_ms or [])
+        ]
+        steps.commit(game=game, board=board, kind="time", fields=END_FIELDS)
+    return True
+
+
+def end_overdue_games() -> int:
+    """The safety net of lost or far-off flag checks: end on time every active game whose player
+    to move has run out; returns how many ended."""
+    return sum(end_if_out_of_time(game_id=game_id) for game_id in selectors.overdue_game_ids())
+
+
+def require_time_left(*, game: Game) -> None:
+    """Refuse a move of a game that ended on time, or whose player to move has run out."""
+    ended_on_time = game.result is not None and game.result["reason"] == "time"
+    if ended_on_time or clocks.out_of_time(game, timezone.now()):
+        board = Board.from_text(game.position)
+        loser = game.result["flagged"] if game.result else COLOR_NAMES[board.turn]
+        raise Conflict("out_of_time", field="move", color=loser)
 
 
 # --- the steps of play shared with rooms and CPU turns ----------------------------------------
@@ -219,12 +264,14 @@ def new_game(
     variant: Variant,
     seed: int,
     undo_allowed: bool,
-    rated: bool,
+    rated: bool = False,
+    control: TimeControl | None = None,
     start: Board | None = None,
 ) -> Game:
-    """A new game of ``variant`` at its start, or at the position ``start``."""
+    """A new game row (not started) of ``variant`` at its start, or at the position ``start``;
+    ``control`` its clocks, if timed."""
     start_position = "" if start is None else start.to_text()
-    return Game.objects.create(
+    game = Game(
         mode=mode,
         variant=variant.to_json(),
         position=start_position or Board(variant).to_text(),
@@ -233,6 +280,9 @@ def new_game(
         undo_allowed=undo_allowed,
         rated=rated,
     )
+    clocks.set_up(game=game, control=control, players=variant.players)
+    game.save()
+    return game
 
 
 def new_human_seat(*, game: Game, color: int, player: Player) -> Seat:
@@ -251,6 +301,7 @@ def start(*, game: Game) -> None:
     game.status = Game.Status.ACTIVE
     board = Board.from_text(game.position)
     settle(game=game, board=board)
+    clocks.run(game=game, board=board, now=timezone.now())
     steps.commit(game=game, board=board, kind="started", fields=PLAY_FIELDS)
 
 
@@ -272,6 +323,19 @@ def parse_move(*, notation: str) -> Move:
         raise ServiceError(error.code, field="move", move=notation) from error
 
 
+def play(*, game: Game, board: Board, move: Move) -> None:
+    """The player to move plays ``move``: their clock pressed, the move recorded, a draw offer
+    of the opponent's declined, the passes and the end that follow, the next clock started."""
+    now = timezone.now()
+    mover = board.turn
+    clocks.press(game=game, color=mover, now=now)
+    record(game=game, board=board, move=move)
+    if game.draw_offer is not None and game.draw_offer != mover:
+        game.draw_offer = None
+    settle(game=game, board=board)
+    clocks.run(game=game, board=board, now=now)
+
+
 def record(*, game: Game, board: Board, move: Move) -> None:
     """Check ``move`` with the engine, play it on ``board`` and append it to the record."""
     try:
@@ -282,7 +346,12 @@ def record(*, game: Game, board: Board, move: Move) -> None:
     flipped = [] if move.is_pass else [str(square) for square in board.flips_for(move)]
     board.push(move)
     MoveRecord.objects.create(
-        game=game, ply=game.ply, notation=str(move), color=color, flipped=flipped
+        game=game,
+        ply=game.ply,
+        notation=str(move),
+        color=color,
+        flipped=flipped,
+        clock_ms=game.clock_ms,
     )
     game.ply += 1
     game.position = board.to_text()
@@ -298,10 +367,15 @@ def settle(*, game: Game, board: Board) -> None:
 
 
 def finish(*, game: Game, result: presenters.GameResult) -> None:
-    """End the game with ``result`` and tell the other apps (``game_finished``, e.g. ratings)."""
+    """End the game with ``result`` and tell the other apps (``game_finished``, e.g. ratings);
+    an aborted game is told to nobody (it never counts)."""
+    clocks.stop(game=game, now=timezone.now())
     game.status = Game.Status.FINISHED
     game.result = result
     game.hint = None
+    game.draw_offer = None
+    if result["reason"] == "aborted":
+        return
     seats = tuple(
         FinishedSeat(
             color=COLOR_NAMES[seat.color],
@@ -315,8 +389,10 @@ def finish(*, game: Game, result: presenters.GameResult) -> None:
         hot_seat=game.mode == Game.Mode.LOCAL,
         seats=seats,
         winner=None if result["draw"] else result["winner"],
+        reason=result["reason"],
+        time_control=game.time_control or None,
         rated=game.rated and game.hint_count == 0 and game.undo_count == 0,
-        time_class=policy.time_class(None),
+        time_class=policy.time_class(clocks.time_control(game)),
         ranks=finishing_ranks(variant=Variant.from_json(game.variant), result=result),
     )
     game_finished.send(sender=Game, finished=finished)

@@ -74,5 +74,5 @@ def _result(game: Game, record: GameRecord) -> presenters.GameResult | None:
     if outcome is not None:
         return presenters.finished_result(game, outcome)
     if record.result is not None and record.result.loser is not None:
-        return presenters.resignation_result(game, board, record.result.loser)
+        return presenters.forfeit_result(game, board, record.result.loser, reason="resign")
     return None

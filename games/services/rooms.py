@@ -1,16 +1,18 @@
 """Friend rooms and 3-4 player rooms (M3/M4): create, join a free seat, rematch."""
 
+import random
 import secrets
 from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
 
-from ai_worker.engine import Board, Variant
+from ai_worker.engine import COLOR_NAMES, Board, Variant
 from games.identity import Player
 from games.models import Game, Room, Seat
-from games.services import games, steps
+from games.services import clocks, games, steps
 from games.shared.errors import Conflict, Forbidden, NotFound, ServiceError
+from games.shared.time_controls import TimeControl, TimeControlError, offered_time_controls
 
 
 @dataclass(frozen=True)
@@ -26,28 +28,41 @@ def create_room(
     player: Player,
     variant: object,
     seats: list[SeatSpec] | None,
-    rated: bool = True,
+    time_control: str | None = None,
+    rated: bool = False,
+    color: str | None = None,
     from_position: str = "",
 ) -> Room:
-    """M3/M4: a room whose creator takes the first person's seat; others join by its URL.
+    """M3/M4: a room whose creator takes the first person's seat (or the ``color`` seat, a
+    colour or "random"); others join by its URL.
 
-    Rooms are rated unless created casual (rooms offer no hint or undo either way);
-    ``from_position`` is an OBF position to begin at.
-    """
+    ``time_control`` (one of ``settings.TIME_CONTROLS``) gives it clocks; a ``rated`` room is
+    played between accounts only (no CPU seat, no guest; rooms offer no hint or undo either
+    way); ``from_position`` is an OBF position to begin at."""
     seed = steps.new_seed()
     parsed, board = games.starting_board(variant=variant, seed=seed, start=from_position)
+    control = parse_time_control(text=time_control)
     specs = seats if seats else [SeatSpec(Seat.Kind.HUMAN)] * parsed.players
     if len(specs) != parsed.players:
         raise ServiceError("seat_count", field="seats", players=parsed.players, seats=len(specs))
     if all(spec.kind == Seat.Kind.CPU for spec in specs):
         raise ServiceError("no_person_seat", field="seats")
+    if rated and any(spec.kind == Seat.Kind.CPU for spec in specs):
+        raise ServiceError("rated_needs_people", field="rated")
+    if rated:
+        require_account(player=player)
     creator = next(index for index, spec in enumerate(specs) if spec.kind == Seat.Kind.HUMAN)
+    if color is not None:
+        creator = steps.color_index(color=color, players=parsed.players, rng=random.Random(seed))
+        if specs[creator].kind != Seat.Kind.HUMAN:
+            raise ServiceError("not_a_person_seat", field="color", color=COLOR_NAMES[creator])
     with transaction.atomic():
         game = games.new_game(
             mode=Game.Mode.ROOM,
             variant=parsed,
             seed=seed,
             undo_allowed=False,
+            control=control,
             rated=rated,
             start=board,
         )
@@ -82,6 +97,8 @@ def join_room(*, player: Player, code: str, color: str | None = None) -> Room:
         seats = list(game.seats.all())
         if any(player.holds(seat) for seat in seats):
             return room
+        if game.rated:
+            require_account(player=player)
         free = [seat for seat in seats if not seat.is_taken]
         if color is not None:
             seat = seats[steps.color_index(color=color, players=len(seats))]
@@ -124,6 +141,7 @@ def rematch_room(*, player: Player, code: str) -> tuple[Room, bool]:
             variant=Variant.from_json(game.variant),
             seed=steps.new_seed(),
             undo_allowed=False,
+            control=clocks.time_control(game),
             rated=game.rated,
             start=Board.from_text(game.start_position) if game.start_position else None,
         )
@@ -148,6 +166,26 @@ def rematch_room(*, player: Player, code: str) -> tuple[Room, bool]:
         games.start(game=new_game)
         steps.commit(game=game, board=Board.from_text(game.position), kind="rematch")
     return new_room, True
+
+
+def parse_time_control(*, text: str | None) -> TimeControl | None:
+    """The offered time control written ``text`` (None: untimed); ``bad_time_control`` else."""
+    if text is None:
+        return None
+    try:
+        return TimeControl.offered(text)
+    except TimeControlError as error:
+        raise ServiceError(
+            "bad_time_control",
+            field="time_control",
+            choices=", ".join(offered_time_controls()),
+        ) from error
+
+
+def require_account(*, player: Player) -> None:
+    """Rated games are played by accounts: a guest is refused."""
+    if player.user_id is None:
+        raise Forbidden("rated_needs_account", field="rated")
 
 
 def _new_room_code() -> str:

@@ -9,6 +9,8 @@ often it is renewed: a socket is never counted twice, nor forever.
 start of its absence, for the 2-minute takeover, when its server died. The database decides
 otherwise: a seat that connects has its ``absent_since`` cleared, and a connection that closes
 (or a move over HTTP) records it there.
+A connection that holds no seat of the game is a spectator: a member of
+``spectators:<database>:<game>``, renewed and expiring alike.
 """
 
 import time
@@ -43,6 +45,10 @@ def _key(game_id: int, color: int) -> str:
 
 def _seen_key(game_id: int, color: int) -> str:
     return f"presence-seen:{_database()}:{game_id}:{color}"
+
+
+def _spectators_key(game_id: int) -> str:
+    return f"spectators:{_database()}:{game_id}"
 
 
 def _database() -> str:
@@ -102,6 +108,54 @@ def read(*, game_id: int, colors: Iterable[int]) -> dict[int, SeatPresence]:
         )
         for color, count, seen in zip(colors, answers[::2], answers[1::2], strict=True)
     }
+
+
+def watch(*, game_id: int, connection: str) -> bool:
+    """Count ``connection`` as a spectator of the game for ``TTL`` more seconds; returns whether
+    the number of spectators changed (it came, or others expired)."""
+    key, now = _spectators_key(game_id), time.time()
+    pipe = _redis().pipeline()
+    pipe.zcount(key, f"({now}", "+inf")
+    pipe.zremrangebyscore(key, "-inf", now)
+    pipe.zadd(key, {connection: now + TTL})
+    pipe.expire(key, int(TTL) + 1)
+    pipe.zcard(key)
+    before, *_, after = pipe.execute()
+    return bool(before != after)
+
+
+def unwatch(*, game_id: int, connection: str) -> bool:
+    """The spectator ``connection`` left; returns whether it was counted."""
+    return bool(_redis().zrem(_spectators_key(game_id), connection))
+
+
+def spectators(*, game_ids: Iterable[int]) -> dict[int, int]:
+    """How many spectators each game has (one round trip; none with Redis away)."""
+    game_ids = list(game_ids)
+    now = time.time()
+    pipe = _redis().pipeline()
+    for game_id in game_ids:
+        pipe.zcount(_spectators_key(game_id), f"({now}", "+inf")
+    try:
+        counts = pipe.execute()
+    except redis.RedisError:
+        return dict.fromkeys(game_ids, 0)
+    return dict(zip(game_ids, counts, strict=True))
+
+
+def connected(*, seats: Iterable[tuple[int, int]]) -> set[tuple[int, int]]:
+    """Which of the seats ``(game_id, colour)`` have a live connection (one round trip; none
+    with Redis away)."""
+    seats = list(seats)
+    now = time.time()
+    pipe = _redis().pipeline()
+    for game_id, color in seats:
+        pipe.zcount(_key(game_id, color), f"({now}", "+inf")
+    try:
+        counts = pipe.execute()
+    except redis.RedisError:
+        return set()
+    return {seat for seat, count in zip(seats, counts, strict=True) if count}
 
 
 def absence_start(recorded: datetime | None, seen: SeatPresence) -> datetime | None:

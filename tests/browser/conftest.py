@@ -35,6 +35,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 SERVER_START_SECONDS = 60
+SHORT_TIME_CONTROL = "0.1+0"
 
 
 def _wait_until_serving(url: str, process: subprocess.Popen) -> None:
@@ -122,6 +123,8 @@ def _serve(database: str) -> Iterator[str]:
         "CELERY_CPU_QUEUE": cpu_queue,
         "DJANGO_DEBUG": "1",
         "PYTHONUNBUFFERED": "1",
+        # a 6-second game for the clock tests, before the offered ones
+        "REVERSI_TIME_CONTROLS": f"{SHORT_TIME_CONTROL},{','.join(settings.TIME_CONTROLS)}",
     }
     logs = ROOT / "test-artifacts"
     logs.mkdir(exist_ok=True)

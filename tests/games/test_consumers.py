@@ -82,7 +82,7 @@ def test_a_players_connection_drives_presence(alice) -> None:
 
 async def _a_players_connection_drives_presence(alice) -> None:
     """A token client needs no Origin; its seats are present while it is connected, and the
-    viewers get the seats only (no version, no state) when that changes."""
+    viewers get the seats only (no new version, no state) when that changes."""
     token, player = await token_player(alice)
     game = await new_local_game(player)
     spectator = communicator(f"/ws/games/{game.public_id}/")
@@ -94,7 +94,8 @@ async def _a_players_connection_drives_presence(alice) -> None:
     assert state["state"]["you"] == ["black", "white"]
     assert all(seat["connected"] for seat in state["state"]["seats"])
     came = await receive_until(spectator, "presence")
-    assert set(came) == {"type", "seats", "server_time"}
+    assert set(came) == {"type", "version", "seats", "spectators", "clock", "server_time"}
+    assert (came["version"], came["spectators"]) == (first["version"], 1)
     assert all(seat["connected"] and not seat["absent_since"] for seat in came["seats"])
     await socket.disconnect()
     left = await receive_until(spectator, "presence")

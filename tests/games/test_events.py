@@ -15,7 +15,7 @@ from django.conf import settings as django_settings
 from ai_worker.engine import Board
 from games import presenters, selectors, tasks
 from games.models import Game
-from games.services import cpu, events, games, rooms
+from games.services import cpu, events, games, offers, rooms
 from tests.games.sockets import Socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -121,6 +121,28 @@ def test_a_move_event_carries_what_changed_not_the_state(alice) -> None:
     assert event["legal_moves"]["f6"] == ["e5"]  # each legal move with its flips
     assert event["record"] == ["f5"]
     assert len(json.dumps(event)) < len(json.dumps(state)) / 2
+
+
+def test_a_timed_move_event_carries_the_clocks_and_the_offers_after_it(alice, bob) -> None:
+    """Issue 14: the clocks are in every move event (pressed by the move), with the draw offer
+    the move declined and whether an abort is still allowed, as the state after it has them."""
+    (black, black_player), (white, white_player) = alice, bob
+    code = black.post("/api/rooms/", {"time_control": "3+2"}, format="json").json()["code"]
+    public_id = white.post(f"/api/rooms/{code}/join/", {}, format="json").json()["game"]["id"]
+    game = Game.objects.get(public_id=public_id)
+    offers.draw(player=white_player, game_id=game.pk, action="offer")
+    (message,) = group_messages(
+        game,
+        lambda: games.play_move(player=black_player, game_id=game.pk, notation="f5", ply=0),
+        1,
+    )
+    event = json.loads(message["texts"][events.SPECTATOR])
+    state = presenters.game_state(selectors.game(game.pk))
+    assert event["clock"]["running"] == state["clock"]["running"] == "white"
+    assert event["clock"]["remaining_ms"]["black"] > 180_000  # the increment, added by the move
+    assert event["clock"]["flag_at"] == state["clock"]["flag_at"]
+    assert event["draw"] == state["draw"] == {"allowed": True, "offered_by": None}
+    assert event["abort_allowed"] is state["abort_allowed"] is True  # white has not placed one
 
 
 def test_a_state_event_is_serialized_once_per_view(alice, bob) -> None:

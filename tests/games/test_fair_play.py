@@ -73,10 +73,10 @@ def test_casual_is_the_default_versus_the_cpu_and_offers_both(alice) -> None:
     assert client.post(f"/api/games/{game['id']}/hint/").status_code == 202
 
 
-def test_rooms_are_rated_by_default_and_may_be_casual(alice) -> None:
+def test_rooms_are_casual_by_default_and_may_be_rated(alice) -> None:
     client, _ = alice
-    rated = client.post("/api/rooms/", {}, format="json").json()["game"]
-    casual = client.post("/api/rooms/", {"rated": False}, format="json").json()["game"]
+    rated = client.post("/api/rooms/", {"rated": True}, format="json").json()["game"]
+    casual = client.post("/api/rooms/", {}, format="json").json()["game"]
     assert (rated["rated"], rated["hints"]["allowed"]) == (True, False)
     assert (casual["rated"], casual["hints"]["allowed"]) == (False, False)
 

@@ -2,25 +2,18 @@
 
 import asyncio
 import json
-import os
-import subprocess
-import sys
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
-import redis
-from django.conf import settings
 from django.db import connection
 from websockets.asyncio.client import connect
 
 from games import selectors
 from games.models import Game
-from tests.servers import daphne, stop
+from tests.servers import celery_worker, daphne
 
-BIN = Path(sys.executable).parent
 REPLY_TIMEOUT = 60
 
 
@@ -29,27 +22,8 @@ def live_server_url(transactional_db: None) -> Iterator[str]:
     """daphne and a solo-pool Celery worker on the test database and this suite's Redis db."""
     queue = f"cpu-test-{uuid.uuid4().hex}"  # no other worker on this Redis takes its tasks
     env = {"POSTGRES_DB": connection.settings_dict["NAME"], "CELERY_CPU_QUEUE": queue}
-    worker = subprocess.Popen(
-        [
-            str(BIN / "celery"),
-            "-A",
-            "reversi_site",
-            "worker",
-            "-Q",
-            f"{queue},{queue}-strong",
-            "--pool=solo",
-            "--loglevel=warning",
-            "--without-gossip",
-            "--without-mingle",
-        ],
-        env=os.environ | env,
-    )
-    try:
-        with daphne(env) as url:
-            yield url
-    finally:
-        stop(worker)
-        redis.Redis.from_url(settings.REDIS_URL).delete(queue, f"{queue}-strong")
+    with celery_worker(queue, env), daphne(env) as url:
+        yield url
 
 
 def test_cpu_reply_arrives_over_the_websocket(live_server_url: str, alice) -> None:

@@ -6,7 +6,9 @@ import { test } from "node:test";
 import {
   boardShape,
   cellAt,
+  clockLeft,
   followMove,
+  formatClock,
   normalizeState,
   parseSquare,
   serverNow,
@@ -44,6 +46,10 @@ function apiState(changes = {}) {
     seats: [seat("black"), seat("white", { kind: "cpu", level: "normal", name: "CPU" })],
     you: ["black"],
     room: null,
+    clock: null,
+    draw: { allowed: false, offered_by: null },
+    abort_allowed: false,
+    spectators: 0,
     server_time: new Date().toISOString(),
     ...changes,
   };
@@ -199,10 +205,16 @@ test("a move event that follows the state plays its move and flips on the board"
     empties: 59,
     undo: { allowed: true, used: 0, colors: ["black"] },
     result: null,
+    clock: { time_control: "3+2", speed: "blitz", remaining_ms: { black: 181_000, white: 180_000 }, running: "black", flag_at: null },
+    draw: { allowed: true, offered_by: null },
+    abort_allowed: false,
     server_time: new Date().toISOString(),
     updated_at: new Date().toISOString(),
   };
   const next = followMove(apiState(), event);
+  assert.deepEqual(next.clock, event.clock);
+  assert.equal(next.abort_allowed, false);
+  assert.equal(normalizeState(next).clock.running, "black");
   assert.equal(next.board[4], "---XXX--");
   assert.deepEqual(next.moves, ["f5", "pass"]);
   assert.equal(next.version, 4);
@@ -215,4 +227,28 @@ test("a move event that follows the state plays its move and flips on the board"
 test("a move event after a gap in versions does not follow (the page resyncs)", () => {
   assert.equal(followMove(apiState(), { version: 5 }), null);
   assert.equal(followMove(apiState(), { version: 3 }), null);
+});
+
+test("the running clock counts down from the server's figure at the server's time", () => {
+  const built = Date.parse("2026-12-01T12:00:00Z");
+  const state = normalizeState(
+    apiState({
+      server_time: new Date(built).toISOString(),
+      clock: { time_control: "1+0", speed: "bullet", remaining_ms: { black: 30_000, white: 60_000 }, running: "black", flag_at: null },
+    }),
+  );
+  assert.equal(state.clock.control, "1+0");
+  assert.equal(clockLeft(state, "black", built + 12_500), 17_500);
+  assert.equal(clockLeft(state, "white", built + 12_500), 60_000);
+  assert.equal(clockLeft(state, "black", built + 99_000), 0);
+  assert.equal(normalizeState(apiState()).clock, null);
+});
+
+test("clock texts from tenths of a second to days", () => {
+  assert.equal(formatClock(299_000), "4:59");
+  assert.equal(formatClock(60_000), "1:00");
+  assert.equal(formatClock(9_449), "0:09.4");
+  assert.equal(formatClock(0), "0:00.0");
+  assert.equal(formatClock(3_723_000), "1:02:03");
+  assert.equal(formatClock(2 * 86_400_000 + 3 * 3_600_000), "2d 03h");
 });

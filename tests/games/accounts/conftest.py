@@ -74,8 +74,13 @@ def play_out(game: Game, moves: list[str], players: dict[int, Player]) -> Game:
     return game
 
 
-def room_game(black: Player, white: Player, variant: dict | None = None) -> Game:
-    """A started 2-player friend room: ``black`` created it, ``white`` joined."""
-    room = rooms.create_room(player=black, variant=variant or {}, seats=None)
+def room_game(
+    black: Player, white: Player, variant: dict | None = None, time_control: str | None = None
+) -> Game:
+    """A started rated 2-player friend room (untimed, or with ``time_control``): ``black``
+    created it, ``white`` joined."""
+    room = rooms.create_room(
+        player=black, variant=variant or {}, seats=None, time_control=time_control, rated=True
+    )
     rooms.join_room(player=white, code=room.code)
     return Game.objects.get(pk=room.game_id)

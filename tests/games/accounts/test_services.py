@@ -7,6 +7,7 @@ import glicko2
 import pytest
 from django.utils import timezone
 
+from games import policy
 from games.accounts.models import TABLES, PlayerRating, RatingChange
 from games.accounts.selectors import rating_of
 from games.accounts.services import (
@@ -21,6 +22,8 @@ from games.identity import Player
 from games.models import Game
 from games.public import FinishedGame, FinishedSeat
 from games.services import cpu, games, presence, rooms
+from games.shared.errors import Forbidden
+from games.shared.time_controls import TimeControl
 from tests.games.accounts.conftest import DRAW_ON_6X6, play_out, room_game
 from tests.games.conftest import BLACK_WIPES_OUT
 
@@ -77,6 +80,35 @@ def test_a_room_win_moves_both_ratings_once(make_player) -> None:
     alice_rating = PlayerRating.objects.get(user_id=alice.user_id)
     assert alice_rating.deviation == pytest.approx(won_deviation)
     assert is_provisional(alice_rating.deviation)
+
+
+def test_a_rated_blitz_game_moves_the_blitz_ratings_only(make_player) -> None:
+    alice, bob = make_player("alice"), make_player("bob")
+    game = play_out(room_game(alice, bob, time_control="3+2"), BLACK_WIPES_OUT, {0: alice, 1: bob})
+
+    won, _ = glicko(START, START, 1.0)
+    assert game.result["reason"] == "end"
+    assert counts(alice, "blitz") == (won, 1, 1, 0, 0)
+    assert rating_of(alice.user_id, "blitz") == won
+    assert rating_of(alice.user_id) == 1500  # the untimed class is untouched
+    assert not PlayerRating.objects.filter(pool="untimed").exists()
+    assert RatingChange.objects.get(game=game, user_id=bob.user_id).pool == "blitz"
+
+
+def test_each_time_control_is_rated_in_its_own_class() -> None:
+    classes = {
+        text: policy.time_class(TimeControl.parse(text))
+        for text in ("1+0", "3+2", "5+3", "10+0", "3d")
+    }
+    assert classes == {
+        "1+0": "bullet",
+        "3+2": "blitz",
+        "5+3": "blitz",
+        "10+0": "rapid",
+        "3d": "correspondence",
+    }
+    assert policy.time_class(None) == "untimed"
+    assert "correspondence" in policy.TIME_CLASSES
 
 
 def test_a_draw_leaves_equal_ratings_and_counts_a_draw(make_player) -> None:
@@ -189,7 +221,11 @@ def test_hot_seat_games_are_not_rated(make_player) -> None:
 
 def test_games_with_a_guest_are_not_rated(make_player) -> None:
     alice, guest = make_player("alice"), Player(guest_id="a-guest-browser")
-    play_out(room_game(alice, guest), BLACK_WIPES_OUT, {0: alice, 1: guest})
+    with pytest.raises(Forbidden):  # a rated room takes accounts only
+        room_game(alice, guest)
+    casual = rooms.create_room(player=alice, variant={}, seats=None)
+    rooms.join_room(player=guest, code=casual.code)
+    play_out(Game.objects.get(pk=casual.game_id), BLACK_WIPES_OUT, {0: alice, 1: guest})
     cpu_game = games.create_cpu_game(
         player=guest, variant={}, level="easy", color="black", undo_allowed=False, rated=True
     )
@@ -200,22 +236,20 @@ def test_games_with_a_guest_are_not_rated(make_player) -> None:
 
 
 def test_three_player_tables_are_rated_with_openskill_by_place(make_player) -> None:
-    alice, bob = make_player("alice"), make_player("bob")
-    room = rooms.create_room(
-        player=alice,
-        variant={"players": 3},
-        seats=[rooms.SeatSpec("human"), rooms.SeatSpec("human"), rooms.SeatSpec("cpu", "easy")],
-    )
+    alice, bob, carol = make_player("alice"), make_player("bob"), make_player("carol")
+    room = rooms.create_room(player=alice, variant={"players": 3}, seats=None, rated=True)
     rooms.join_room(player=bob, code=room.code)
+    rooms.join_room(player=carol, code=room.code)
     games.resign(player=alice, game_id=room.game_id)
 
     game = Game.objects.get(pk=room.game_id)
     assert game.status == Game.Status.FINISHED
     changes = {change.user_id: change for change in RatingChange.objects.filter(game=game)}
-    assert set(changes) == {alice.user_id, bob.user_id}
+    assert set(changes) == {alice.user_id, bob.user_id, carol.user_id}
     assert {change.pool for change in changes.values()} == {TABLES}
     assert changes[alice.user_id].score == 0.0  # resigned: last
-    assert changes[alice.user_id].rating_after < 1500 < changes[bob.user_id].rating_after
+    assert changes[alice.user_id].rating_after < 1500
+    assert min(changes[bob.user_id].rating_after, changes[carol.user_id].rating_after) > 1500
     assert changes[alice.user_id].opponent_rating is None
     assert not PlayerRating.objects.filter(pool="untimed").exists()
     assert counts(alice, TABLES)[1:] == (1, 0, 1, 0)

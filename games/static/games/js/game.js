@@ -8,7 +8,17 @@ import { LiveGame } from "./live.js";
 import { getPref, setPref } from "./prefs.js";
 import { GameReview } from "./review.js";
 import { sound } from "./sound.js";
-import { boardShape, cellAt, followMove, normalizeState, parseSquare, serverNow, squareName } from "./state.js";
+import {
+  boardShape,
+  cellAt,
+  clockLeft,
+  followMove,
+  formatClock,
+  normalizeState,
+  parseSquare,
+  serverNow,
+  squareName,
+} from "./state.js";
 
 const app = document.getElementById("game-app");
 const $ = (id) => document.getElementById(id);
@@ -193,7 +203,7 @@ function drawResult() {
     else title = t("result.wins", { color });
   } else title = t("result.over");
   $("result-title").textContent = title;
-  $("result-note").textContent = result.resigned ? t("result.resigned", { color: colorName(result.resigned) }) : "";
+  $("result-note").textContent = resultNote(result);
   const rows = state.colors.map((color) => {
     const tr = document.createElement("tr");
     tr.dataset.color = color;
@@ -213,6 +223,64 @@ function drawResult() {
   $("result-hints").textContent = state.hints;
 }
 
+function resultNote(result) {
+  if (result.resigned) return t("result.resigned", { color: colorName(result.resigned) });
+  if (result.flagged) return t("result.flagged", { color: colorName(result.flagged) });
+  if (result.reason === "agreement") return t("result.agreement");
+  if (result.reason === "aborted") return t("result.aborted");
+  return "";
+}
+
+/** The clocks as the server last told them; `tickClocks` counts the running one down. */
+function drawClocks() {
+  const list = $("clocks");
+  show(list, Boolean(state.clock));
+  if (!state.clock) return;
+  list.replaceChildren(
+    ...state.colors.map((color) => {
+      const item = document.createElement("li");
+      item.dataset.color = color;
+      item.classList.toggle("running", state.clock.running === color);
+      const disc = document.createElement("span");
+      disc.className = "swatch";
+      disc.dataset.color = color;
+      const time = document.createElement("strong");
+      time.className = "clock-time";
+      time.setAttribute("aria-label", t("clock.label", { color: colorName(color) }));
+      item.append(disc, `${colorName(color)} `, time);
+      return item;
+    }),
+  );
+  tickClocks();
+}
+
+function tickClocks() {
+  if (!state?.clock) return;
+  const now = serverNow(state);
+  for (const item of $("clocks").children) {
+    const left = clockLeft(state, item.dataset.color, now);
+    item.querySelector(".clock-time").textContent = formatClock(left);
+    item.dataset.ms = String(left);
+    item.classList.toggle("low", left < 10_000);
+  }
+}
+
+function drawOffers() {
+  const seated = mySeats().length > 0;
+  show($("abort-button"), state.abortAllowed && seated);
+  $("abort-button").disabled = busy;
+  const offeredBy = state.drawAllowed ? state.drawOfferedBy : null;
+  const mine = offeredBy !== null && mySeats().includes(offeredBy);
+  show($("draw-offer-button"), state.drawAllowed && seated && offeredBy === null);
+  $("draw-offer-button").disabled = busy;
+  show($("draw-offer"), seated && offeredBy !== null);
+  $("draw-offer-text").textContent = mine
+    ? t("draw.offered_by_you")
+    : offeredBy && t("draw.offered_to_you", { color: colorName(offeredBy) });
+  show($("draw-accept-button"), !mine);
+  show($("draw-decline-button"), !mine);
+}
+
 function drawControls() {
   const mine = mySeats();
   const seated = mine.length > 0;
@@ -225,6 +293,7 @@ function drawControls() {
   $("resign-button").disabled = busy;
   show($("again-button"), !inRoom && !state.active);
   drawTakeover();
+  drawOffers();
   drawRoom();
 }
 
@@ -243,6 +312,9 @@ function drawAll(pending) {
   );
   drawTurn();
   drawCounts();
+  drawClocks();
+  $("spectators").textContent = t("watch.spectators", { count: state.spectators });
+  show($("spectators"), state.active && state.spectators > 0);
   drawLastMove();
   drawPassBanner();
   drawButtonsGrid();
@@ -254,6 +326,7 @@ function drawAll(pending) {
   if (state.status === "finished") {
     review ??= new GameReview({ board, gameId: state.id });
     review.show(state.moves).catch((error) => say(errorText(error)));
+    review.drawBoard();
   }
 }
 
@@ -290,7 +363,8 @@ function apply(raw) {
  * A websocket message: a whole state (on connect, on a resync and for changes other than moves),
  * a move event, applied when it follows the shown state (after a gap in the versions the page
  * asks for the state again; an event it already has, e.g. from its own POST, is dropped), or who
- * is at the board (unversioned: the seats only).
+ * is at the board (the seats, the number of spectators and the clocks, read at the version it
+ * carries: one older than the shown state is dropped, the shown state's presence being newer).
  */
 function receive(message) {
   if (message.state) {
@@ -299,8 +373,11 @@ function receive(message) {
     const next = followMove(shown, message);
     if (next) apply(next);
     else live.resync(shown.version);
-  } else if (message.type === "presence" && shown) {
-    apply({ ...shown, seats: message.seats, server_time: message.server_time });
+  } else if (message.type === "presence" && shown && message.version === shown.version) {
+    const { seats, spectators, clock, server_time } = message;
+    apply({ ...shown, seats, spectators, clock, server_time });
+  } else if (message.type === "presence" && shown && message.version > shown.version) {
+    live.resync(shown.version);
   }
 }
 
@@ -352,6 +429,10 @@ function play(square) {
 }
 
 $("undo-button").addEventListener("click", () => post("undo"));
+$("abort-button").addEventListener("click", () => post("abort"));
+$("draw-offer-button").addEventListener("click", () => post("draw", { action: "offer" }));
+$("draw-accept-button").addEventListener("click", () => post("draw", { action: "accept" }));
+$("draw-decline-button").addEventListener("click", () => post("draw", { action: "decline" }));
 $("hint-button").addEventListener("click", () => post("hint"));
 $("resign-button").addEventListener("click", () => {
   show($("resign-confirm"), true);
@@ -540,6 +621,7 @@ async function start() {
     say(errorText(error));
   }
   setInterval(() => state && drawTakeover(), 1000);
+  setInterval(tickClocks, 100);
   app.dataset.ready = "true";
 }
 

@@ -1,13 +1,15 @@
-// The game's websocket: reconnects automatically with back-off and reports every message
-// (the protocol: games/consumers.py and the README's "Websocket" section).
+// The game's websocket (or the lobby's): reconnects automatically with back-off and reports
+// every message (the game's protocol: games/consumers.py and the README's "Websocket" section).
 
 export class LiveGame {
   /**
-   * @param {string|number} gameId
+   * @param {string|number|null} gameId
    * @param {{onMessage: (message: object) => void, onStatus: (online: boolean) => void}} hooks
+   * @param {string} path the socket's address (the game's by default)
    */
-  constructor(gameId, hooks) {
+  constructor(gameId, hooks, path = `/ws/games/${gameId}/`) {
     this.gameId = gameId;
+    this.path = path;
     this.hooks = hooks;
     this.delay = 500;
     this.closed = false;
@@ -16,7 +18,7 @@ export class LiveGame {
 
   connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const socket = new WebSocket(`${scheme}://${location.host}/ws/games/${this.gameId}/`);
+    const socket = new WebSocket(`${scheme}://${location.host}${this.path}`);
     this.socket = socket;
     socket.addEventListener("open", () => {
       this.delay = 500;

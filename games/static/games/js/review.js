@@ -72,6 +72,13 @@ export class GameReview {
     url.searchParams.set("ply", String(this.ply));
     window.history.replaceState(null, "", url);
     this.drawPly();
+    this.drawBoard();
+    document.getElementById("game-app").dataset.reviewPly = String(this.ply);
+  }
+
+  /** Draw the position of the ply shown again (after the game's own state redrew the board). */
+  drawBoard() {
+    if (!this.analysis || this.ply === null) return;
     const move = this.ply > 0 ? this.played[this.ply - 1] : null;
     this.board.render({
       rows: this.analysis.boards[this.ply],
@@ -82,7 +89,6 @@ export class GameReview {
       lastMove: move && move !== "pass" ? move : null,
       hint: null,
     });
-    document.getElementById("game-app").dataset.reviewPly = String(this.ply);
   }
 
   drawStatus() {

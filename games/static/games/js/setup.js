@@ -69,7 +69,8 @@ function update() {
   showField("color-field", opponent === "cpu");
   showField("players-field", opponent !== "friend");
   showField("seats-field", opponent === "group");
-  showField("rated-field", opponent === "cpu");
+  showField("clock-field", opponent === "friend" || opponent === "group");
+  showField("rated-field", opponent === "cpu" || opponent === "friend" || opponent === "group");
   showField("undo-field", (opponent === "cpu" && !value("rated")) || opponent === "local");
 }
 
@@ -99,7 +100,7 @@ function request() {
     return ["/api/games/", { mode: "cpu", level: value("level"), color: value("color"), rated, undo: !rated && value("undo"), variant: variant() }];
   }
   if (opponent === "local") return ["/api/games/", { mode: "local", undo: value("undo"), variant: variant() }];
-  const body = { variant: variant() };
+  const body = { variant: variant(), time_control: value("time_control") || null, rated: value("rated") };
   if (opponent === "group") {
     body.seats = ["human", ...seatChoices()].map((kind) => (kind === "cpu" ? { kind, level: value("level") } : { kind }));
   }

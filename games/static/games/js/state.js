@@ -36,7 +36,9 @@ function resultOf(result, colors) {
     empties: result.empties,
     winner: result.winner,
     draw: result.draw,
+    reason: result.reason,
     resigned: result.resigned,
+    flagged: result.flagged ?? null,
   };
 }
 
@@ -89,7 +91,43 @@ export function normalizeState(raw) {
     })),
     room: raw.room,
     url: raw.url,
+    clock: clockOf(raw.clock, colors, Date.parse(raw.server_time)),
+    drawAllowed: raw.draw.allowed,
+    drawOfferedBy: raw.draw.offered_by,
+    abortAllowed: raw.abort_allowed,
+    spectators: raw.spectators,
   };
+}
+
+function clockOf(clock, colors, serverTime) {
+  if (!clock) return null;
+  return {
+    control: clock.time_control,
+    remaining: perColor(clock.remaining_ms, colors),
+    running: clock.running,
+    serverTime,
+  };
+}
+
+/**
+ * The time `color` has left at the server's time `now` (ms): the server's figure when it built
+ * the state, less the time since for the running clock. The server alone decides a flag.
+ */
+export function clockLeft(state, color, now) {
+  const left = state.clock.remaining.get(color) ?? 0;
+  if (state.clock.running !== color) return left;
+  return Math.max(0, left - Math.max(0, now - state.clock.serverTime));
+}
+
+/** A clock's text: "4:59", "0:09.4" under 10 s, "1:02:03" over an hour, "2d 03h" over a day. */
+export function formatClock(ms) {
+  const pad = (number) => String(number).padStart(2, "0");
+  if (ms >= 86_400_000) return `${Math.floor(ms / 86_400_000)}d ${pad(Math.floor((ms % 86_400_000) / 3_600_000))}h`;
+  if (ms < 10_000) return `0:0${(Math.floor(ms / 100) / 10).toFixed(1)}`;
+  const seconds = Math.floor(ms / 1000);
+  const minutes = Math.floor(seconds / 60);
+  if (minutes >= 60) return `${Math.floor(minutes / 60)}:${pad(minutes % 60)}:${pad(seconds % 60)}`;
+  return `${minutes}:${pad(seconds % 60)}`;
 }
 
 /** The server's clock now, as far as the state `state` tells. */
@@ -104,7 +142,8 @@ const COLOR_CELL = { black: "X", white: "O", red: "R", green: "G" };
  * The API state after a websocket move event (games/presenters.py MoveEvent), or null when the
  * event does not follow `raw` by exactly one version (then the page asks for a resync). The
  * event carries the move and its flips, the record entries from the move on, who moves next
- * with the legal moves, the counts and the result; everything else stays as it was.
+ * with the legal moves, the counts, the result, the clocks, the draw offer and whether an abort
+ * is allowed; everything else stays as it was.
  */
 export function followMove(raw, event) {
   if (event.version !== raw.version + 1) return null;
@@ -126,6 +165,9 @@ export function followMove(raw, event) {
     empties: event.empties,
     undo: event.undo,
     result: event.result,
+    clock: event.clock,
+    draw: event.draw,
+    abort_allowed: event.abort_allowed,
     board: rows.map((row) => row.join("")),
     last_move: move,
     pass_notice: event.pass_notice,

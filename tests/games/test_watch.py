@@ -1,0 +1,124 @@
+"""Issue 14 §1, watching: the games between people being played now (rated first), the number
+of spectators of a game (websockets without a seat), and who is at a board."""
+
+import time
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.layers import channel_layers
+from rest_framework.test import APIClient
+
+from games import presenters, selectors
+from games.accounts.models import PlayerRating
+from games.models import Game
+from games.services import watching
+from games.shared import presence as presence_store
+from tests.games.sockets import Socket, token_header
+
+pytestmark = pytest.mark.django_db
+
+
+def room_game(black: APIClient, white: APIClient, **terms) -> dict:
+    room = black.post("/api/rooms/", terms, format="json").json()
+    return white.post(f"/api/rooms/{room['code']}/join/", {}, format="json").json()["game"]
+
+
+def test_the_live_games_are_rooms_of_people_rated_first(alice, bob, make_account, guest) -> None:
+    (a, _), (b, _) = alice, bob
+    casual = room_game(a, b, time_control="3+2")
+    carol, _ = make_account("carol")
+    dave, _ = make_account("dave")
+    rated = room_game(carol, dave, rated=True, time_control="1+0")
+    a.post("/api/rooms/", {}, format="json")  # waiting for a player: not live
+    a.post("/api/games/", {"mode": "cpu"}, format="json")  # against the CPU: not listed
+    listed = guest.get("/api/watch/").json()["games"]
+    assert [game["id"] for game in listed] == [rated["id"], casual["id"]]
+    assert listed[0]["players"] == ["carol", "dave"]
+    assert listed[0]["url"] == f"/play/{rated['id']}/"
+    assert (listed[1]["time_control"], listed[1]["rated"], listed[1]["spectators"]) == (
+        "3+2",
+        False,
+        0,
+    )
+    assert "code" not in str(listed)  # no room's join link
+
+
+@pytest.fixture
+def fresh_channel_layer() -> None:
+    """A channel layer of this test's own: one that an earlier test used from another event loop
+    holds a lock bound to that loop."""
+    channel_layers.backends.clear()
+
+
+def watch_answer() -> dict:
+    """What ``GET /api/watch/`` answers (read in the socket test's thread, not over HTTP)."""
+    return dict(presenters.watch_state(selectors.live_games(limit=30), selectors.online_players()))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_spectators_are_counted_while_they_watch_and_online_players_are_named(
+    alice, bob, fresh_channel_layer: None
+) -> None:
+    """A spectator's socket counts while it is open (Redis, like a seat's presence): the seats
+    hear of it in a presence event, which bumps no version."""
+    (a, _), (b, _) = alice, bob
+    state = room_game(a, b)
+    token = a._credentials["HTTP_AUTHORIZATION"].split()[1]
+
+    async def next_presence(socket: Socket) -> dict:
+        event = await socket.receive_json_from()
+        while event["type"] != "presence":
+            event = await socket.receive_json_from()
+        return event
+
+    async def watch() -> tuple[dict, dict, dict, dict]:
+        seat = Socket(f"/ws/games/{state['id']}/", headers=[token_header(token)])
+        spectator = Socket(f"/ws/games/{state['id']}/")
+        assert (await seat.connect())[0]
+        await seat.receive_json_from()  # its state
+        assert (await spectator.connect())[0]
+        shown = await spectator.receive_json_from()
+        counted = await next_presence(seat)
+        online = await database_sync_to_async(watch_answer)()
+        await spectator.disconnect()
+        left = await next_presence(seat)
+        await seat.disconnect()
+        return shown["state"], counted, left, online
+
+    shown, counted, left, watched = async_to_sync(watch)()
+    assert shown["spectators"] == 1  # counted before its state was read
+    assert (counted["spectators"], left["spectators"]) == (1, 0)
+    assert counted["version"] == left["version"] == state["version"]  # no change of the game
+    assert watched["games"][0]["spectators"] == 1
+    assert watched["online"] == {"names": ["alice"], "guests": 0}
+    assert presence_store.spectators(game_ids=[shown_pk(state)]) == {shown_pk(state): 0}
+
+
+def shown_pk(state: dict) -> int:
+    return Game.objects.get(public_id=state["id"]).pk
+
+
+def test_a_spectator_of_a_server_that_died_stops_counting(alice, bob, monkeypatch) -> None:
+    """A spectator's socket never closed (its server was killed) expires like a seat's."""
+    (a, _), (b, _) = alice, bob
+    game_id = shown_pk(room_game(a, b))
+    monkeypatch.setattr(presence_store, "TTL", 0.5)
+    assert watching.spectator_connected(game_id=game_id, connection="killed") is None
+    assert presence_store.spectators(game_ids=[game_id]) == {game_id: 1}
+    assert selectors.live_games(limit=1)[0][2] == 1
+    time.sleep(0.7)
+    assert presence_store.spectators(game_ids=[game_id]) == {game_id: 0}
+    assert selectors.live_games(limit=1)[0][2] == 0
+
+
+def test_the_highest_rated_games_come_first(make_account, guest) -> None:
+    players = {name: make_account(name) for name in ("p1", "p2", "p3", "p4", "p5", "p6")}
+    for name, rating in (("p1", 1400), ("p2", 1400), ("p3", 1900), ("p4", 1700), ("p5", 1600)):
+        PlayerRating.objects.create(user_id=players[name][1].user_id, rating=rating)
+    low = room_game(players["p1"][0], players["p2"][0], rated=True)
+    high = room_game(players["p3"][0], players["p4"][0], rated=True)
+    casual = room_game(players["p5"][0], players["p6"][0])
+    listed = guest.get("/api/watch/").json()["games"]
+    assert [game["id"] for game in listed] == [high["id"], low["id"], casual["id"]]
+    assert [game["rating"] for game in listed] == [1800, 1400, 1550]
