@@ -60,8 +60,6 @@ class Game(models.Model):
     draw_offer = models.PositiveSmallIntegerField(null=True, blank=True)
     # The ply at which a draw offer was last declined: the next offer waits for a move.
     draw_declined_ply = models.PositiveIntegerField(null=True, blank=True)
-    # Websockets open on the game by viewers who hold no seat of it.
-    spectators = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -90,7 +88,6 @@ class Seat(models.Model):
     name = models.CharField(
         max_length=64, blank=True, help_text="a player named by an imported record"
     )
-    connections = models.PositiveIntegerField(default=0)
     absent_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from games.community.errors import RuleViolation
 from games.community.text_rules import contacts, links, phones, places, words
-from games.community.text_rules.normalise import clean_text, fold, nfkc
+from games.community.text_rules.normalise import clean_text, fold, nfkc, unspell_underscores
 from games.community.text_rules.words import BLOCKLIST_PATH, blocked_terms, find_blocked_word
 
 __all__ = [
@@ -81,7 +81,7 @@ def find_refusal(text: str) -> Refusal | None:
     school, messenger, blocked word; None when it breaks none."""
     cased = nfkc(links.unglue_sentences(text))
     folded = fold(cased)
-    latin = links.latin_look_alikes(folded)
+    latin = unspell_underscores(links.latin_look_alikes(folded))
     joined = _join_spaced_out(latin)
     views = (latin,) if joined == latin else (latin, joined)
     checks = (
@@ -109,7 +109,8 @@ def find_refusal(text: str) -> Refusal | None:
 
 
 def _join_spaced_out(text: str) -> str:
-    """Join runs of three or more single characters: "e x a m p l e" -> "example"."""
+    """Join runs of three or more single characters with a letter among them: "e x a m p l e"
+    -> "example" (spaced digits are the phone rule's to read: "levels 1 2 3 4 5 6 7 8 9 10")."""
     tokens = text.split()
     out: list[str] = []
     run: list[str] = []
@@ -117,7 +118,8 @@ def _join_spaced_out(text: str) -> str:
         if len(token) == 1:
             run.append(token)
             continue
-        out.extend(["".join(run)] if len(run) >= 3 else run)
+        spelled = len(run) >= 3 and any(char.isalpha() for char in run)
+        out.extend(["".join(run)] if spelled else run)
         run = []
         if token:
             out.append(token)

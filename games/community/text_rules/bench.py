@@ -1,11 +1,12 @@
 """Benchmark of the comment rules: ``python -m games.community.text_rules.bench``.
 
-Runs the rules over the test corpus (``tests/games/community/data/comment_corpus.jsonl``) and
-prints the median time per comment, with the ratio against a baseline measured in the same run
+Runs the rules over the test corpora (``tests/games/community/data/*.jsonl``) and prints the
+median time per comment, with the ratio against a baseline measured in the same run
 on the same texts: NFKC plus ``str.casefold()``, the least any check does. Resources (tagger,
 suffix list, block list) are loaded before timing, as a long-running process has them; the
-time that takes is printed too. Then the catch rate and the rate of innocent comments refused,
-per split of the corpus.
+time that takes is printed too, and the time for 1000 characters (the longest comment) of the
+main corpus's innocent comments per language. Then the catch rate and the rate of innocent
+comments refused per corpus and split; ``--misses`` lists the cases the rules get wrong.
 """
 
 import argparse
@@ -16,14 +17,8 @@ import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 
-CORPUS = (
-    Path(__file__).resolve().parents[3]
-    / "tests"
-    / "games"
-    / "community"
-    / "data"
-    / "comment_corpus.jsonl"
-)
+CORPORA = Path(__file__).resolve().parents[3] / "tests" / "games" / "community" / "data"
+CORPUS = CORPORA / "comment_corpus.jsonl"
 
 
 def median_seconds(check: Callable[[str], object], texts: list[str], rounds: int) -> float:
@@ -42,6 +37,7 @@ def median_seconds(check: Callable[[str], object], texts: list[str], rounds: int
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5, help="runs per text (best counts)")
+    parser.add_argument("--misses", action="store_true", help="list the cases each rule misses")
     args = parser.parse_args()
 
     import django
@@ -50,9 +46,14 @@ def main() -> None:
     from games.community.text_rules import find_refusal
 
     cases = [json.loads(line) for line in CORPUS.read_text("utf-8").splitlines()]
-    texts = [case["text"] for case in cases]
+    texts = [
+        json.loads(line)["text"]
+        for corpus in sorted(CORPORA.glob("*.jsonl"))
+        for line in corpus.read_text("utf-8").splitlines()
+    ]
     start = time.perf_counter()
-    verdicts = [find_refusal(text) is not None for text in texts]  # loads every resource once
+    for text in texts:
+        find_refusal(text)  # loads every resource once
     loading = time.perf_counter() - start
 
     def baseline(text: str) -> str:
@@ -70,7 +71,7 @@ def main() -> None:
         lang: median_seconds(find_refusal, [text], args.rounds)
         for lang, text in long_comments.items()
     }
-    print(f"comments: {len(texts)} (corpus), best of {args.rounds} runs each")
+    print(f"comments: {len(texts)} (every corpus), best of {args.rounds} runs each")
     print(f"rules median per comment:    {rules * 1e3:8.3f} ms")
     print(f"baseline (NFKC + casefold):  {base * 1e3:8.3f} ms")
     print(f"ratio rules / baseline:      {rules / base:8.1f}x")
@@ -79,15 +80,27 @@ def main() -> None:
             f"1000 characters of {lang} text:  {seconds * 1e3:8.3f} ms (innocent comments joined)"
         )
     print(f"first pass (loads resources): {loading:7.2f} s")
+    for corpus in sorted(CORPORA.glob("*.jsonl")):
+        print_rates(corpus, find_refusal, misses=args.misses)
+
+
+def print_rates(corpus: Path, check: Callable[[str], object], *, misses: bool) -> None:
+    """Catch rate and innocent comments refused, per split of ``corpus``."""
+    cases = [json.loads(line) for line in corpus.read_text("utf-8").splitlines()]
+    refused = [check(case["text"]) is not None for case in cases]
     for split in sorted({case["split"] for case in cases}):
-        rows = [(c, v) for c, v in zip(cases, verdicts, strict=True) if c["split"] == split]
-        abusive = [v for c, v in rows if c["verdict"] == "refuse"]
-        innocent = [v for c, v in rows if c["verdict"] == "allow"]
+        rows = [(c, r) for c, r in zip(cases, refused, strict=True) if c["split"] == split]
+        abusive = [r for c, r in rows if c["verdict"] == "refuse"]
+        innocent = [r for c, r in rows if c["verdict"] == "allow"]
         print(
-            f"{split:8} caught {sum(abusive)}/{len(abusive)} ({sum(abusive) / len(abusive):.1%}),"
-            f" innocent refused {sum(innocent)}/{len(innocent)}"
-            f" ({sum(innocent) / len(innocent):.1%})"
+            f"{corpus.name} {split:8} caught {sum(abusive)}/{len(abusive)}"
+            f" ({sum(abusive) / len(abusive):.1%}), innocent refused"
+            f" {sum(innocent)}/{len(innocent)} ({sum(innocent) / len(innocent):.1%})"
         )
+    if misses:
+        for case, was_refused in zip(cases, refused, strict=True):
+            if was_refused != (case["verdict"] == "refuse"):
+                print(f"  wrong: {case['verdict']} {case['lang']} {case['text']!r}")
 
 
 if __name__ == "__main__":

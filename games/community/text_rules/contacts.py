@@ -12,11 +12,13 @@ an ``@``, or the word "ID" in front.
 
 import re
 
+# Names made of two words may be written apart: "tele gram", "whats-app", "insta.gram".
 _UNAMBIGUOUS = (
-    r"telegram|discord|skype|wechat|weixin|kakao(?:talk)?|instagram|insta|whatsapp|viber"
-    r"|snapchat|tiktok|twitter|facebook|vkontakte"
+    r"tele[\s._-]?gram|discord|skype|we[\s._-]?chat|weixin|kakao(?:[\s._-]?talk)?"
+    r"|insta[\s._-]?gram|insta|whats[\s._-]?app|viber"
+    r"|snap[\s._-]?chat|tik[\s._-]?tok|twitter|face[\s._-]?book|vkontakte"
     r"|телеграм\w*|телег[аиеуо]\w*|дискорд\w*|скайп\w*|вайбер\w*|ватсап\w*|вотсап\w*"
-    r"|инстаграм\w*|инст[аеуы]|тикток\w*|твиттер\w*|фейсбук\w*|вконтакт\w*|снэпчат\w*"
+    r"|инстаграм\w*|инст(?:[аеуы]\w*)?|тикток\w*|твиттер\w*|фейсбук\w*|вконтакт\w*|снэпчат\w*"
     r"|テレグラム|ディスコード|ディスコ|スカイプ|インスタグラム|インスタ|ツイッター|ティックトック"
     r"|フェイスブック|カカオトーク|カカオ|微信|카톡|카카오톡"
 )
@@ -47,11 +49,11 @@ _MESSENGER_ID = re.compile(
     rf"(?:line|ライン|らいん|{_UNAMBIGUOUS})\s*(?:の)?\s*(?:id|ｉｄ)(?![a-z])"
 )
 _ID_THEN_HANDLE = re.compile(
-    rf"(?<![a-z])(?:{_ID_WORD})\s*(?:は|:|：|=|→|->|>|-)\s*(?P<handle>@?[a-z0-9][a-z0-9_.\-]{{1,31}}[a-z0-9_])"
+    rf"(?<![a-z])(?P<id_word>{_ID_WORD})\s*(?:は|:|：|=|→|->|>|-)\s*(?P<handle>@?[a-z0-9][a-z0-9_.\-]{{1,31}}[a-z0-9_])"
 )
 _MOVES = re.compile(r"(?:[a-j](?:10|[1-9]))+")
 _NOT_AN_ID = re.compile(
-    r"(?:[a-j](?:10|[1-9]))+|v?\d+(?:\.\d+)*[a-z]?|\d+(?:x\d+)+|\d+(?:st|nd|rd|th)|\d+[a-z]{1,3}"
+    r"(?:[a-j](?:10|[1-9]))+|(?:v|ver|version|rev)?\d+(?:\.\d+)*[a-z]?|\d+(?:x\d+)+|\d+(?:st|nd|rd|th)|\d+[a-z]{1,3}"
 )
 # "my tele is @grisha", "мой ник — @grisha"
 _MY_HANDLE = re.compile(
@@ -122,6 +124,15 @@ def find_messenger_id(text: str) -> str | None:
         for handle in _ANY_HANDLE.finditer(text):
             if _is_an_id(handle.group()):
                 return handle.group()
+    return _handle_given_alone(text)
+
+
+def _handle_given_alone(text: str) -> str | None:
+    """A handle with no messenger named: "ID: hanako_0808" (not "game ID: 4821"), "my tele
+    is @grisha"."""
+    for given in _ID_THEN_HANDLE.finditer(text):
+        if given.group("id_word") in ("id", "ｉｄ") and _is_an_id(given.group("handle")):
+            return given.group()
     mine = _MY_HANDLE.search(text)
     return mine.group() if mine else None
 

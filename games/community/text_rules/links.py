@@ -168,10 +168,12 @@ _SEPARATOR = (
     + _SPELLED_DOT
     + r")\s*[)\]}>）］｝〉」】]\s*)"
     r"|(?P<plain>\.)"
+    r"|(?P<spaced_glued>\s+\.(?=[^\s.]))"
     r"|(?P<spaced>\s+\.\s*)"
     r"|(?P<look_alike>\s*[" + _LOOK_ALIKE_DOTS + r"]\s*)"
     r"|(?P<comma>,(?=[a-z]))"
-    r"|(?P<spelled>\s+(?:dot|d0t|дот|точка|тчк)\s+|\s*(?:ドット|どっと|点)\s*)"
+    r"|(?P<spelled>(?:\s+|\s*[_-])(?:dot|d0t|дот|точка|тчк)(?:\s+|[_-]\s*)"
+    r"|\s*(?:ドット|どっと|点)\s*)"
 )
 _LATIN_LABEL = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
 _CYRILLIC_LABEL = r"[а-я0-9](?:[а-я0-9-]{0,61}[а-я0-9])?"
@@ -186,7 +188,14 @@ _SCHEME = re.compile(
     r"(?<![a-z])(?:[a-z][a-z0-9+.-]{1,15}\s*:\s*/\s*/|(?:https?|hxxps?|h\*\*ps?|ftp)\s*:)"
 )
 _WWW = re.compile(rf"(?<![a-z0-9])www\d*(?:{_ANY_SEPARATOR})[a-z0-9]{{2}}")
-_PATH_OR_PORT = re.compile(r"\s*(?:/\s*[\w%~#?=&-]|:\d{2,5}(?!\d))")
+_SPELLED_SLASH = r"(?<![a-z])slash(?![a-z])|(?<![а-я])сл[эе]ш(?![а-я])|スラッシュ"
+_PATH_OR_PORT = re.compile(rf"\s*(?:(?:/|{_SPELLED_SLASH})\s*[\w%~#?=&@-]|:\d{{2,5}}(?!\d))")
+# A host with a space for its dot, then a path: "youtube com slash othellokid".
+_SPACED_HOST_WITH_PATH = re.compile(
+    r"(?<![a-z0-9])[a-z0-9][a-z0-9-]+\s+(?:"
+    + "|".join(sorted((tld for tld in COMMON_TLDS if tld.isascii()), key=len, reverse=True))
+    + rf")\s*(?:/|{_SPELLED_SLASH})\s*[\w%~#?=&@-]+"
+)
 _GLUED_SPELLED_TLD = re.compile(
     r"[a-z0-9]{2,}(?:dot|d0t)(?:com|net|org|ru|jp|info|io)(?![a-z])"
     r"|(?:ドット|どっと|点)\s*(?:コム|こむ|ネット|ねっと|ジェーピー|ジェイピー|じぇーぴー"
@@ -213,6 +222,8 @@ _MAIL_PROVIDERS = re.compile(
 # Glued sentences: a lower-case letter, a full stop, then a capitalised word and a space.
 _GLUED_SENTENCE = re.compile(r"(?<=[a-zа-яё])\.(?=[A-ZА-ЯЁ][a-zа-яё]+(?:[\s,!?)]|$))")
 _MIXED_TOKEN = re.compile(r"[\w.-]+")
+_LETTER_AND_DIGIT = re.compile(r"(?=.*[a-z])(?=.*\d)[a-z0-9]+")
+_LEET_TLD = str.maketrans("0134", "olea")
 _LATIN_LETTER = re.compile("[a-z]")
 _CYRILLIC_LETTER = re.compile("[а-я]")
 
@@ -237,16 +248,19 @@ def latin_look_alikes(folded: str) -> str:
 
     def latin(match: re.Match[str]) -> str:
         word = match.group()
-        if _LATIN_LETTER.search(word) and _CYRILLIC_LETTER.search(word):
-            return word.translate(cyrillic_as_latin())
-        return word
+        if not (_LATIN_LETTER.search(word) and _CYRILLIC_LETTER.search(word)):
+            return word
+        head, dot, last = word.rpartition(".")
+        if dot and last in _cyrillic_suffixes():
+            return head.translate(cyrillic_as_latin()) + dot + last  # "othello-ru.рф"
+        return word.translate(cyrillic_as_latin())
 
     return _MIXED_TOKEN.sub(latin, folded)
 
 
 def find_url(text: str) -> str | None:
     """The first URL or host name in ``text`` (folded, look-alikes made Latin)."""
-    for pattern in (_SCHEME, _WWW, _GLUED_SPELLED_TLD):
+    for pattern in (_SCHEME, _WWW, _GLUED_SPELLED_TLD, _SPACED_HOST_WITH_PATH):
         match = pattern.search(text)
         if match:
             return match.group().strip()
@@ -262,7 +276,7 @@ def find_email(text: str) -> str | None:
     """The first e-mail address in ``text`` (folded, look-alikes made Latin)."""
     for start in _EMAIL_START.finditer(text):
         rest = text[start.end() :]
-        provider = _MAIL_PROVIDERS.match(rest)
+        provider = _MAIL_PROVIDERS.match(rest) or _GLUED_SPELLED_TLD.match(rest)
         if provider:
             return (start.group() + provider.group()).strip()
         host_match = _HOST.match(rest)
@@ -273,8 +287,12 @@ def find_email(text: str) -> str | None:
             continue
         if start.group("at_word") is not None:
             local = start.group().split()[0]
-            if local in _NOT_A_NAME or local in _VERBS_BEFORE_AT:
-                continue  # "play at example.net": a place, which the URL rule refuses
+            if (
+                local in _NOT_A_NAME
+                or local in _VERBS_BEFORE_AT
+                or _PATH_OR_PORT.match(text, host.end)
+            ):
+                continue  # "play at example.net", "games at site.org/@/me": the URL rule
             if not _is_sure_host(host, text, link_words=False):
                 continue
         return (start.group() + host.text).strip()
@@ -307,7 +325,11 @@ def _host(match: re.Match[str], *, offset: int) -> Host | None:
 
 def _suffix_and_name(host: Host) -> tuple[str, str] | None:
     """The public suffix and the name before it ("example" in "www.example.co.jp")."""
-    extracted = _extractor()(".".join(map(_decoded, host.labels)))
+    labels = [_decoded(label) for label in host.labels]
+    extracted = _extractor()(".".join(labels))
+    if not extracted.suffix and _LETTER_AND_DIGIT.fullmatch(labels[-1]):
+        # Leetspeak in the top-level domain: "c0m", "n3t".
+        extracted = _extractor()(".".join([*labels[:-1], labels[-1].translate(_LEET_TLD)]))
     if not extracted.suffix or not extracted.domain:
         return None
     return extracted.suffix, extracted.domain.rsplit(".", 1)[-1]
@@ -334,7 +356,15 @@ def _is_sure_host(host: Host, text: str, *, link_words: bool) -> bool:
             or link_words
             or (len(name) >= 3 and not name.isdigit() and _has_digit_or_hyphen(name))
         )
-    return common and len(name) >= 2 and name not in _NOT_A_NAME and not name.isdigit()
+    if not (len(name) >= 2 and name not in _NOT_A_NAME and not name.isdigit()):
+        return False
+    # "othello dot guru", "reversi .club": nobody spells a dot or glues one to the next word
+    # by chance, so any suffix counts; a look-alike dot ("nice • fun") needs a common one.
+    deliberate = host.separators & {"spelled", "spaced_glued"}
+    loose = host.separators <= {"plain", "spelled", "spaced_glued"}
+    if deliberate and loose and len(name) >= 3 and all(label.isascii() for label in host.labels):
+        return True
+    return common
 
 
 def _has_digit_or_hyphen(name: str) -> bool:
@@ -349,6 +379,12 @@ def _decoded(label: str) -> str:
         except UnicodeError:
             return label
     return label
+
+
+@cache
+def _cyrillic_suffixes() -> frozenset[str]:
+    """Top-level domains in Cyrillic letters on the Public Suffix List (рф, рус, онлайн...)."""
+    return frozenset(t for t in _extractor().tlds if "." not in t and _CYRILLIC_LETTER.search(t))
 
 
 @cache

@@ -10,10 +10,12 @@ letters, dingbat digits...) mapped to ASCII: first through the Unicode confusabl
 are kept as they are. The stored text is never folded: see :func:`clean_text`.
 """
 
+import html
 import re
 import sys
 import unicodedata
 from functools import cache
+from urllib.parse import unquote
 
 from anyascii import anyascii
 from confusable_homoglyphs import utils as confusables_data
@@ -42,6 +44,13 @@ _RUSSIAN_LETTERS = frozenset("абвгдежзийклмнопрстуфхцчш
 _JAPANESE = re.compile(
     r"[\u3005-\u3007\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]"
 )
+_RIGHT_TO_LEFT_OVERRIDE = "\u202e"
+# An override runs to the pop (U+202C), the end of an isolate (U+2069) or the end of the line.
+_OVERRIDDEN_RUN = re.compile("\u202e([^\u202c\u2069\n]*)")
+_SPELLED_UNDERSCORE = re.compile(
+    r"(?<=\w)\s*(?:(?<![a-z])underscore(?![a-z])|(?<![а-я])(?:нижнее\s+)?подчеркивани[ея](?![а-я])"
+    r"|アンダーバー|アンダースコア)\s*(?=\w)"
+)
 # The kana voicing marks, which NFD splits off and NFC puts back.
 _KANA_MARKS = frozenset("\u3099\u309a")
 
@@ -53,9 +62,34 @@ def clean_text(text: str) -> str:
     return _CONTROL.sub("", text).strip()
 
 
+def visual_order(text: str) -> str:
+    """Runs after a right-to-left override (U+202E) reversed, as a reader sees them:
+    "\u202emoc.elpmaxe" shows as "example.com"."""
+    if _RIGHT_TO_LEFT_OVERRIDE not in text:
+        return text
+    return _OVERRIDDEN_RUN.sub(lambda run: run.group(1)[::-1], text)
+
+
+def unescaped(text: str) -> str:
+    """HTML character references and URL percent-escapes decoded: "reversi&#46;com",
+    "reversi%2Ecom", "f&#117;ck" read as written out."""
+    if "&" in text:
+        text = html.unescape(text)
+    if "%" in text:
+        text = unquote(text)
+    return text
+
+
+def unspell_underscores(folded: str) -> str:
+    """An underscore spelled out between two words, as in a handle ("reversi underscore boy",
+    "маша нижнее подчеркивание 07", "yuki アンダーバー 05"), written as "_"."""
+    return _SPELLED_UNDERSCORE.sub("_", folded)
+
+
 def nfkc(text: str) -> str:
-    """NFKC with invisible characters removed (case kept)."""
-    text = unicodedata.normalize("NFKC", text)
+    """NFKC with invisible characters removed (case kept), text after a right-to-left
+    override in the order it is shown (see :func:`visual_order`)."""
+    text = unicodedata.normalize("NFKC", visual_order(unescaped(text)))
     if text.isascii():
         return text
     return _invisible().sub("", text)

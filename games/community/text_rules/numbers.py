@@ -3,12 +3,14 @@
 English ("five five five", "twenty one", "double five"), Russian ("восемь девятьсот
 двенадцать"), Japanese kana readings ("ぜろきゅうぜろ") and kanji or daiji numerals
 ("〇九〇", "零壱弐"). A run of number words becomes one string of digits: "девятьсот
-двенадцать" is "912", "five five five" is "555". Single words are left alone ("one more
-game"), and so are kana runs shorter than three digits, so that ordinary words stay words.
+двенадцать" is "912", "five five five" is "555"; counting ("one two three four five") stays
+separate numbers. Single words are left alone ("one more game"), and so are kana runs shorter
+than three digits that touch no number, so that ordinary words stay words.
 """
 
 import re
 from functools import cache
+from itertools import pairwise
 
 _ENGLISH_UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
 _ENGLISH_TEENS = [
@@ -97,6 +99,13 @@ _WORD_RUN = re.compile(
     )
 )
 _WORD = re.compile(r"[^\W\d_]+")
+# Digit words written together: "zeroninezero" (three or more, "oh" left out: "ohohoh").
+_GLUED_DIGIT_WORDS = re.compile(
+    r"(?<![^\W\d_])(?:{u})(?:{u}){{2,}}(?![^\W\d_])".format(
+        u="|".join(_ENGLISH_UNITS + _RUSSIAN_UNITS)
+    )
+)
+_DIGIT_WORD = re.compile("|".join(_ENGLISH_UNITS + _RUSSIAN_UNITS))
 
 _KANA_READINGS = {
     "ぜろ": "0",
@@ -132,11 +141,14 @@ _KANJI_DIGITS = str.maketrans(
         **dict.fromkeys("九玖", "9"),
     }
 )
+_DIGITS_BEFORE = re.compile(r"\d{3}[-\sー・の]?$")
+_DIGITS_AFTER = re.compile(r"[-\sー・の]?\d{3}")
 _KATAKANA_TO_HIRAGANA = {code: code - 0x60 for code in range(ord("ァ"), ord("ヶ") + 1)}
 
 
 def words_to_digits(text: str) -> str:
     """``text`` (folded) with number words and numerals written as digits."""
+    text = _GLUED_DIGIT_WORDS.sub(lambda m: " ".join(_DIGIT_WORD.findall(m.group())), text)
     text = _WORD_RUN.sub(lambda m: _run_digits(_WORD.findall(m.group())), text)
     if text.isascii():
         return text
@@ -167,9 +179,20 @@ def _run_digits(words: list[str]) -> str:
             else:
                 groups.append([value, place])
         repeat = 1
-    return "".join(str(value) for value, _place in groups)
+    numbers = [value for value, _place in groups]
+    steps = {b - a for a, b in pairwise(numbers)}
+    if len(numbers) >= 5 and len(steps) == 1 and 0 not in steps:
+        return " ".join(map(str, numbers))  # counting, "one, two, three...": numbers apart
+    return "".join(map(str, numbers))
 
 
 def _kana_digits(match: re.Match[str]) -> str:
+    """Kana readings as digits: a run of three or more, or one that touches three digits
+    ("090-いち二三四"; not "c4に")."""
     readings = _KANA_READING.findall(match.group())
-    return "".join(_KANA_READINGS[r] for r in readings) if len(readings) >= 3 else match.group()
+    text, start, end = match.string, match.start(), match.end()
+    before = text[max(start - 4, 0) : start]
+    touches_digits = _DIGITS_BEFORE.search(before) or _DIGITS_AFTER.match(text, end)
+    if len(readings) >= 3 or touches_digits:
+        return "".join(_KANA_READINGS[r] for r in readings)
+    return match.group()

@@ -9,6 +9,7 @@ digits and are not phone numbers.
 """
 
 import re
+from itertools import pairwise
 
 from phonenumbers import Leniency, PhoneNumberMatcher
 
@@ -30,8 +31,9 @@ _DATES_AND_TIMES = re.compile(
 # Inside a number: o/о for 0, l/i/|/і for 1, з for 3, б for 6.
 _DIGIT_LOOK_ALIKES = str.maketrans("oоli|ізб", "00111136")
 _NUMBER_WORD = re.compile(r"(?<!\S)[\d()+\-olі|iзб]*\d[\d()+\-olі|iзб]*(?!\S)")
-# Separators people put between digit groups.
-_SEPARATORS = re.compile(r"(?<=\d)\s*[._~*/\\|:;・･·•∙⋅‧。、,ー－の‐‑‒–—―−﹣]\s*(?=\d)")
+# Separators people put between digit groups: punctuation, symbols and emoji ("090♡1234",
+# "090 ➖ 1234"), underscores, "ー" and "の"; not "+" ("3+2") or brackets.
+_SEPARATORS = re.compile(r"(?<=\d)\s*(?:[^\w\s+()]{1,3}|_{1,3}|[ーの])\s*(?=\d)")
 _CANDIDATE = re.compile(r"\+?\s*\(?\d(?:[\s()\-]{0,4}\d)+")
 # Written like a North American number: "(555) 123-4567", "555-123-4567".
 _NORTH_AMERICAN_LAYOUT = re.compile(r"(?:\+?1[\s-]*)?\(?\d{3}\)?[\s-]*\d{3}[\s-]+\d{4}")
@@ -68,12 +70,22 @@ def _digits_for_look_alikes(match: re.Match[str]) -> str:
     return word.translate(_DIGIT_LOOK_ALIKES) if sum(c.isdigit() for c in word) >= 2 else word
 
 
+def _is_counting(groups: list[str]) -> bool:
+    """Five or more numbers that go up or down by the same step: a count, not a number."""
+    if len(groups) < 5 or any(len(g) > 1 and g.startswith("0") for g in groups):
+        return False
+    steps = {int(b) - int(a) for a, b in pairwise(groups)}
+    return len(steps) == 1 and 0 not in steps
+
+
 def _is_phone_number(candidate: str, *, context: bool) -> bool:
     groups = re.findall(r"\d+", candidate)
     digits = sum(map(len, groups))
     if not MIN_DIGITS <= digits <= MAX_DIGITS:
         return False
     international = candidate.startswith("+")
+    if not international and _is_counting(groups):
+        return False  # "1 2 3 4 5 6 7 8 9 10", "10 20 30 40 50 60 64"
     if not international and len(groups) > 2 and max(map(len, groups)) <= 2:
         if max(map(len, groups)) == 2:
             return False  # a list of scores: "40-24 33-31 35-29"

@@ -37,11 +37,23 @@ _ADDRESS_FOLDED = re.compile(
             # Russian
             r"(?<![а-я])(?:ул|просп|пр|пер|наб|бул|мкр|пл)\.\s*[а-я]",
             r"(?<![а-я])(?:пр-т|пр-д|б-р)\.?\s*[а-я]",
+            # "ул Баумана, д 5", "Невский пр-т 28": the street word without its dot, a house
+            r"(?<![а-я])(?:ул|пер|просп|наб|бул|мкр|пр-т|пр-д|б-р)\.?\s+[а-я][а-я-]+\s*,?\s*"
+            r"(?:д\.?|дом)\s*\d+",
+            r"(?<![а-я])[а-я]+(?:ий|ый|ой|ая|ое)\s+(?:пр-т|пр-д|б-р|ул|пер|просп|пр|наб|бул)\.?"
+            r"\s*,?\s*(?:д\.?|дом)?\s*\d+" + _NOT_A_COUNT,
+            # "мой адрес: ...", "my address is ...", "住所は..." with a number soon after
+            r"(?<![а-я])(?:мой|наш|домашний)\s+адрес\w*\s*(?:[:—-]|это)?[^.!?\n]{0,30}\d+",
+            r"(?<![a-z])(?:my|our|home)\s+address\s*(?::|is)?[^.!?\n]{0,30}\d+",
+            r"住所\s*(?:は|:|：)[^。！？\n]{0,30}\d+",
             r"(?<![а-я])(?:улиц[аеуы]|проспект\w*|переул\w*|бульвар\w*|шоссе|набережн\w*"
             r"|площад[ьи]|микрорайон\w*)\s+[а-я-]+\s*,?\s*(?:д\.?|дом)?\s*\d+",
             r"(?<![а-я])[а-я]+(?:ой|ая|ое|ый|ий|ом|ей)\s+(?:улиц[аеуы]|проспект\w*|переул\w*|бульвар\w*"
             r"|шоссе)\s*,?\s*(?:д\.?|дом)?\s*\d+" + _NOT_A_COUNT,
             r"(?<![а-я])(?:д\.|дом)\s*\d+\s*,?\s*(?:кв\.?|квартира)\s*\d+",
+            # "в доме 5 на улице Ленина": a house number, then its street
+            r"(?<![а-я])(?:д\.|дом[еау]?)\s*(?:№\s*)?\d+[а-я]?\s*,?\s*(?:на|по)?\s*"
+            r"(?:улиц\w*|ул\.?|проспект\w*|пр-т|переул\w*|бульвар\w*|шоссе)\s+[а-я]",
             r"(?<![а-я])(?:кв\.?|квартира|корп\.?|корпус)\s*\d+",
             r"(?<![а-я])индекс\s*\d{6}",
             # English
@@ -49,6 +61,9 @@ _ADDRESS_FOLDED = re.compile(
             r"(?<![a-z])p\.?\s*o\.?\s*box\s*\d+",
             r"(?<![a-z])(?:zip|zip code|postal code|postcode)\s*:?\s*\d{5}",
             r"(?<![a-z0-9])\d{1,5}[a-z]?\s+[a-z]+\s+(?:street|avenue|road|boulevard|lane)(?![a-z])",
+            # "on Oak Street, number 12"
+            r"(?<![a-z])[a-z]+\s+(?:street|avenue|road|boulevard|lane|drive)\s*,?\s*"
+            r"(?:number|no\.?|#)\s*\d+",
         ]
     )
 )
@@ -124,6 +139,13 @@ _JA_GENERIC_SCHOOL_NAMES = frozenset(
         "うち",
     ]
 )
+# A school's short name and a year in it: "桜ヶ丘中の3年", "北高2年" (not "午前中の3年").
+_JA_SHORT_SCHOOL = re.compile(
+    rf"(?P<name>{_JA_PLACE_CHAR}{{2,}})(?:中|高|小)\s*の?\s*{_NUMBER}\s*年(?!間|前|後|ぶり|目|度)"
+)
+_JA_NOT_SHORT_SCHOOL_NAMES = frozenset(
+    ["午前", "午後", "一日", "世界", "日本", "一年", "今年", "去年", "今日", "昨日", "明日", "一晩"]
+)
 _JA_NAMED_SCHOOL = re.compile(rf"(?P<name>{_JA_PLACE_CHAR}+|[\u3041-\u309f]{{2,6}}){_JA_SCHOOL}")
 _SCHOOL_FOLDED = re.compile(
     "|".join(
@@ -156,6 +178,17 @@ _SCHOOL_CASED = re.compile(
 )
 
 
+# "Kennedy High", "Lincoln Middle" name a school in a comment that speaks of school years.
+_SHORT_SCHOOL_NAME = re.compile(
+    rf"(?<![\w]){_NOT_A_SCHOOL_NAME}[A-Z][\w'.-]*(?:\s+{_NOT_A_SCHOOL_NAME}[A-Z][\w'.-]*){{0,2}}"
+    r"\s+(?:High|Middle|Elementary|Elem|Junior High|Prep)(?![\w])"
+)
+_SCHOOL_YEAR_WORDS = re.compile(
+    r"(?<![a-z])(?:grade|grader|year \d|class of|student|freshman|sophomore|junior|senior"
+    r"|go to|attend\w*|homeroom)(?![a-z])"
+)
+
+
 def find_address(folded: str, cased: str) -> str | None:
     """The first street address, postal code or room number in the text."""
     match = _ADDRESS_FOLDED.search(folded) or _ADDRESS_CASED.search(cased)
@@ -167,6 +200,13 @@ def find_school(folded: str, cased: str) -> str | None:
     match = _SCHOOL_FOLDED.search(folded) or _SCHOOL_CASED.search(cased)
     if match:
         return match.group().strip()
+    short = _SHORT_SCHOOL_NAME.search(cased)
+    if short and _SCHOOL_YEAR_WORDS.search(folded):
+        return short.group().strip()
+    for short in _JA_SHORT_SCHOOL.finditer(folded):
+        name = short.group("name")
+        if name not in _JA_GENERIC_SCHOOL_NAMES and name not in _JA_NOT_SHORT_SCHOOL_NAMES:
+            return short.group()
     for named in _JA_NAMED_SCHOOL.finditer(folded):
         name = named.group("name")
         if name not in _JA_GENERIC_SCHOOL_NAMES and not name.endswith("の"):

@@ -32,6 +32,17 @@ def test_a_refused_comment_is_kept_with_rule_fragment_and_visitor() -> None:
     assert not Comment.objects.exists()
 
 
+def test_a_reversed_link_is_kept_with_the_fragment_as_readers_see_it() -> None:
+    """A right-to-left override shows "\u202emoc.isrever" as "reversi.com": the moderators
+    see that in the fragment, and the text as it was sent."""
+    with pytest.raises(RuleViolation) as refused:
+        services.post_comment(visitor=MALLORY, text="best bots: \u202emoc.isrever\u202c !")
+    assert refused.value.code == "url_not_allowed"
+    kept = RefusedComment.objects.get()
+    assert (kept.rule, kept.fragment) == ("url_not_allowed", "reversi.com")
+    assert kept.text == "best bots: \u202emoc.isrever\u202c !"
+
+
 def test_length_refusals_and_published_comments_are_not_kept() -> None:
     with pytest.raises(RuleViolation):
         services.post_comment(visitor=MALLORY, text="   ")

@@ -276,6 +276,10 @@ def test_the_public_suffix_list_is_read_without_the_network(monkeypatch) -> None
         ("〇九〇の壱弐参", "090の123"),
         ("one more game", "one more game"),
         ("いちごを食べた", "いちごを食べた"),
+        ("090-いち二三四-5678", "090-1234-5678"),  # one kana reading next to a number
+        ("c4に打つ", "c4に打つ"),  # next to a move: a particle
+        ("one two three four five six", "1 2 3 4 5 6"),  # counting stays numbers apart
+        ("zeroninezero", "090"),  # digit words written together
     ],
 )
 def test_number_words_become_digits(words: str, digits: str) -> None:
@@ -302,3 +306,91 @@ def test_japanese_blocked_words_are_matched_as_words(text: str, entry: str | Non
 def test_block_list_lines_with_an_exclamation_mark_are_innocent_words() -> None:
     assert find_blocked_word("shiitake risotto") is None
     assert find_blocked_word("shitty move") == "shit"
+
+
+@pytest.mark.parametrize(
+    ("text", "entry"),
+    [
+        ("アホウドリを見た", None),  # a katakana species name (鳥) is one word
+        ("雨だしね", None),  # the conjunctive し after a predicate
+        ("強いしね", None),
+        ("お前しね", "しね"),
+        ("ク○野郎", "くそ"),  # a mask for a letter
+        ("4ね", "しね"),  # 4 read し
+        ("ばぁか", "馬鹿"),  # a small vowel draws the vowel out, as in ばーか
+        ("バカ丁寧な解説", None),  # an intensifier before a na-adjective
+        ("くそ真面目に覚えた", None),
+        ("お前バカみたい", "馬鹿"),
+        ("バカらしい", None),  # "absurd"
+    ],
+)
+def test_japanese_masks_readings_and_particles(text: str, entry: str | None) -> None:
+    assert find_blocked_word(text) == entry
+
+
+@pytest.mark.parametrize(
+    ("text", "entry"),
+    [
+        ("dipshit", "shit"),  # "*shit": a word that ends with the entry
+        ("clusterfucking", "fuck"),  # "*fuck*": a word that contains it
+        ("Scunthorpe", None),  # "cunt" has no "*": parts of words pass
+        ("бл@дь", "блядь"),  # a symbol for a masked letter
+        ("fvck", "fuck"),
+        ("phuq", "fuq"),
+        ("Fu©k", "fuck"),
+        ("f&#117;ck", "fuck"),  # an HTML character reference
+        ("сыграем в дурака?", None),  # the card game: an innocent phrase in the list
+        ("ты дурак", "дурак"),
+        ("debilitating", None),
+        ("mishit", None),
+    ],
+)
+def test_block_list_entries_inside_words_and_symbol_masks(text: str, entry: str | None) -> None:
+    assert find_blocked_word(text) == entry
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("\u202emoc.isrever\u202c is the best", "url_not_allowed"),  # shown as reversi.com
+        ("othello DOT guru slash lessons", "url_not_allowed"),
+        ("play with me at reversi .club", "url_not_allowed"),
+        ("my channel: youtube com slash othellokid", "url_not_allowed"),
+        ("othello-ru.рф", "url_not_allowed"),
+        ("check my games at lichess\u00b7org/@/kid2012", "url_not_allowed"),  # a path: no e-mail
+        ("почта: sasha_2010 собака mail точка ру", "email_not_allowed"),
+        ("090♡1234♡5678", "phone_not_allowed"),
+        ("find me on tele gram: reversi underscore boy", "contact_not_allowed"),
+        ("ID: hanako_0808", "contact_not_allowed"),
+        ("reversi-dot-com", "url_not_allowed"),
+        ("reversi (dot) c0m", "url_not_allowed"),  # leetspeak in the suffix
+        ("reversi%2Ecom", "url_not_allowed"),  # a percent-escape
+        ("reversi&#46;com", "url_not_allowed"),
+        ("мой инст: masha.reversi", "contact_not_allowed"),
+        ("my house is the blue one on Oak Street, number 12", "address_not_allowed"),
+        ("г. Казань, ул Баумана, д 5", "address_not_allowed"),
+        ("живу в доме 5 на улице Ленина", "address_not_allowed"),
+        ("I'm at Kennedy High, 8th grade", "school_not_allowed"),
+        ("桜ヶ丘中の3年です", "school_not_allowed"),
+    ],
+)
+def test_spellings_found_by_the_blind_corpus(text: str, code: str) -> None:
+    refusal = find_refusal(text)
+    assert refusal is not None
+    assert refusal.code == code
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I beat levels 1 2 3 4 5 6 7 8 9 10 of the bot",
+        "count to ten: one, two, three, four, five, six, seven, eight, nine, ten",
+        "nice • fun game",  # a look-alike dot needs a common suffix
+        "game ID: 4821",
+        "LINEで教えた、ver1.0.0から遊んでます",  # a version is no ID
+        "午前中の3年間",
+        "I went to high school in Osaka",
+    ],
+)
+def test_innocent_texts_near_the_new_spellings_pass(text: str) -> None:
+    assert find_refusal(text) is None

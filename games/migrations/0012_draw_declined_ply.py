@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0009_lobby_challenges_and_spectators'),
+        ('games', '0011_spectators_in_redis'),
     ]
 
     operations = [
