@@ -58,6 +58,8 @@ class Game(models.Model):
     flag_at = models.DateTimeField(null=True, blank=True, db_index=True)
     # The colour that offers a draw (2 players), until the other accepts, declines or moves.
     draw_offer = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The ply at which a draw offer was last declined: the next offer waits for a move.
+    draw_declined_ply = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

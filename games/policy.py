@@ -56,6 +56,13 @@ def abort_allowed(mode: str, players: int, moved: set[int]) -> bool:
     return mode == "room" and len(moved) < players
 
 
+def rated_so_far(*, seats: list[str], moved: set[int]) -> bool:
+    """Whether a rated game may count now: a game between people only counts once every colour
+    has placed a disc (before that it could be aborted; a second account resigning at once
+    would farm rating points). Games with a CPU seat count from the start."""
+    return "cpu" in seats or len(moved) == len(seats)
+
+
 def draw_offers_allowed(mode: str, players: int, people: int) -> bool:
     """Draws are offered and agreed between the two people of a 2-player room game."""
     return mode == "room" and players == 2 and people == 2
@@ -66,6 +73,10 @@ def draw_offers_allowed(mode: str, players: int, people: int) -> bool:
 CHALLENGE_EXPIRES_AFTER = timedelta(minutes=10)
 CORRESPONDENCE_CHALLENGE_EXPIRES_AFTER = timedelta(days=3)
 DECLINE_REASONS = ("generic", "later", "too_fast", "too_slow", "rated", "casual", "variant")
+
+# Lobby flooding: the open seeks one player may have at once (quick pairing's included); a
+# challenger has one pending challenge per addressee.
+OPEN_SEEKS_PER_PLAYER = 3
 
 
 def hints_allowed(*, room: bool, rated: bool) -> bool:

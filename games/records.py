@@ -86,10 +86,15 @@ def ndjson_lines(games: Iterator[Game], *, site: str | None = None) -> Iterator[
 
 
 def _result(game: Game, board: Board) -> Result | None:
+    """The record's result: none for an unfinished or aborted game (it has no result)."""
     result = game.result
-    if game.status != Game.Status.FINISHED or not result:
+    if game.status != Game.Status.FINISHED or not result or result["reason"] == "aborted":
         return None
     if result["reason"] == "end":
         return Result.at_end(board)
     winner = None if result["winner"] is None else COLOR_NAMES.index(result["winner"])
+    if result["reason"] == "agreement":
+        return Result("agreement", winner)
+    if result["reason"] == "time":
+        return Result("timeout", winner, loser=COLOR_NAMES.index(result["flagged"]))
     return Result(result["reason"], winner, loser=COLOR_NAMES.index(result["resigned"]))

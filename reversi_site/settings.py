@@ -233,11 +233,14 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "games.shared.schema.ThrottledWritesSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
+        "games.shared.permissions.CsrfSessionAuthentication",
     ],
     # JSON only: form and multipart bodies silently drop nested fields (a room's seats).
     # games.shared.parsers.JSONBodyParser: DRF's JSON parser with a size (413) and nesting limit.
     "DEFAULT_PARSER_CLASSES": ["games.shared.parsers.JSONBodyParser"],
+    # JSON answers only: DRF's browsable HTML pages answered a browser's GET of a write
+    # endpoint with a 500 (their forms run the CSRF permission) and errors as HTML.
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "EXCEPTION_HANDLER": "games.shared.api.api_exception_handler",
     # A guest's write must carry the CSRF token, as a signed-in session's does.

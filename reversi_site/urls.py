@@ -13,5 +13,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("games.api.urls")),
     path("", include("games.urls")),
-    re_path(r"^api/(?P<path>.*)$", unknown_endpoint),
+    re_path(r"^api(?:/(?P<path>.*))?$", unknown_endpoint),
 ]

@@ -22,7 +22,8 @@ def create_challenge(
     time_control: str | None,
     rated: bool,
 ) -> Challenge:
-    """Challenge the account ``username`` to a 2-player game on these terms."""
+    """Challenge the account ``username`` to a 2-player game on these terms (one pending
+    challenge at a time to the same account)."""
     if player.user_id is None:
         raise Forbidden("challenge_needs_account")
     addressee = get_user_model().objects.filter(username=username).first()
@@ -41,6 +42,14 @@ def create_challenge(
         else policy.CHALLENGE_EXPIRES_AFTER
     )
     with transaction.atomic():
+        steps.serialise(purpose="challenges", key=(player.user_id, addressee.pk))
+        if Challenge.objects.filter(
+            challenger_id=player.user_id,
+            challenged=addressee,
+            status=Challenge.Status.PENDING,
+            expires_at__gt=timezone.now(),
+        ).exists():
+            raise Conflict("challenge_pending", field="username", username=username)
         challenge = Challenge.objects.create(
             challenger_id=player.user_id,
             challenged=addressee,

@@ -4,7 +4,7 @@ that rooms and CPU turns share (a new game, its start, a recorded move, the end)
 import random
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from ai_worker.engine import (
@@ -76,8 +76,7 @@ def _refuse_too_many_cpu_games(*, player: Player) -> None:
     progress;
     serialised per player (an advisory lock held to the end of the transaction), so
     concurrent creations cannot all slip through."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"cpu-games:{player}"])
+    steps.serialise(purpose="cpu-games", key=player)
     in_progress = Game.objects.filter(
         pk__in=Seat.objects.filter(player.seat_filter).values("game_id"),
         mode=Game.Mode.CPU,
@@ -376,6 +375,7 @@ def finish(*, game: Game, result: presenters.GameResult) -> None:
     game.draw_offer = None
     if result["reason"] == "aborted":
         return
+    moved = set(game.moves.exclude(notation=str(PASS)).values_list("color", flat=True))
     seats = tuple(
         FinishedSeat(
             color=COLOR_NAMES[seat.color],
@@ -391,7 +391,10 @@ def finish(*, game: Game, result: presenters.GameResult) -> None:
         winner=None if result["draw"] else result["winner"],
         reason=result["reason"],
         time_control=game.time_control or None,
-        rated=game.rated and game.hint_count == 0 and game.undo_count == 0,
+        rated=game.rated
+        and game.hint_count == 0
+        and game.undo_count == 0
+        and policy.rated_so_far(seats=[seat.kind for seat in game.seats.all()], moved=moved),
         time_class=policy.time_class(clocks.time_control(game)),
         ranks=finishing_ranks(variant=Variant.from_json(game.variant), result=result),
     )

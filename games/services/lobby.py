@@ -4,7 +4,7 @@ seat taken starts the game for everyone seated (the seeker's page follows ``seek
 
 from django.db import transaction
 
-from games import selectors
+from games import policy, selectors
 from games.identity import Player
 from games.models import Game, Room, Seek
 from games.services import events, rooms, steps
@@ -25,10 +25,12 @@ def create_seek(
     rating_range: int | None = None,
 ) -> Seek:
     """Offer a room in the lobby: the seeker takes the ``color`` seat (or a random one); with a
-    ``rating_range``, only players rated within that many points of the seeker may take it."""
+    ``rating_range``, only players rated within that many points of the seeker may take it.
+    A player has at most ``policy.OPEN_SEEKS_PER_PLAYER`` open seeks."""
     if rating_range is not None and player.user_id is None:
         raise Forbidden("rating_range_needs_account", field="rating_range")
     with transaction.atomic():
+        _refuse_too_many_seeks(player=player)
         room = rooms.create_room(
             player=player,
             variant=variant,
@@ -48,7 +50,7 @@ def accept_seek(*, player: Player, seek_id: str) -> Room:
         seek = _locked_seek(seek_id)
         game = seek.room.game
         if any(player.holds(seat) for seat in game.seats.all()):
-            raise ServiceError("own_seek")
+            raise ServiceError("own_seek" if _offered_by(seek.room, player) else "already_seated")
         if game.status != Game.Status.WAITING:
             raise Conflict("seek_taken")
         if not in_rating_range(seek, player=player, rating_range=None):
@@ -64,7 +66,7 @@ def cancel_seek(*, player: Player, seek_id: str) -> None:
     with transaction.atomic():
         seek = _locked_seek(seek_id)
         room = seek.room
-        if (room.owner_user_id, room.owner_guest_id) != (player.user_id, player.guest_id):
+        if not _offered_by(room, player):
             raise Forbidden("not_your_seek")
         if room.game.status != Game.Status.WAITING:
             raise Conflict("seek_taken")
@@ -108,6 +110,23 @@ def in_rating_range(seek: Seek, *, player: Player, rating_range: int | None) -> 
     mine = rating_of(player.user_id, speed)
     theirs = rating_of(seek.room.owner_user_id, speed)
     return mine is not None and theirs is not None and abs(mine - theirs) <= min(limits)
+
+
+def _offered_by(room: Room, player: Player) -> bool:
+    return (room.owner_user_id, room.owner_guest_id) == (player.user_id, player.guest_id)
+
+
+def _refuse_too_many_seeks(*, player: Player) -> None:
+    """``Conflict`` when the player already has the most open seeks allowed (serialised per
+    player, so concurrent offers cannot all slip through)."""
+    steps.serialise(purpose="seeks", key=player)
+    open_seeks = Seek.objects.filter(
+        room__owner_user_id=player.user_id,
+        room__owner_guest_id=player.guest_id,
+        room__game__status=Game.Status.WAITING,
+    ).count()
+    if open_seeks >= policy.OPEN_SEEKS_PER_PLAYER:
+        raise Conflict("too_many_seeks", limit=policy.OPEN_SEEKS_PER_PLAYER)
 
 
 def _locked_seek(seek_id: str) -> Seek:

@@ -34,7 +34,7 @@ def abort(*, player: Player, game_id: int) -> Game:
 def draw(*, player: Player, game_id: int, action: DrawAction) -> Game:
     """Offer a draw (an offer to someone who already offered one accepts it), accept the
     opponent's offer (the game ends drawn), or decline it. A move of the opponent declines it
-    too (``games.services.games.play``)."""
+    too (``games.services.games.play``). After a declined offer, the next waits for a move."""
     games.end_if_out_of_time(game_id=game_id)
     with transaction.atomic():
         game = steps.locked_game(game_id=game_id)
@@ -57,11 +57,19 @@ def draw(*, player: Player, game_id: int, action: DrawAction) -> Game:
         elif action == "offer":
             if game.draw_offer == color:
                 return game
+            if game.draw_declined_ply == game.ply:
+                raise Conflict("draw_just_declined")
             game.draw_offer = color
             steps.commit(game=game, board=board, kind="draw_offer", fields=["draw_offer"])
         else:
             if not offered_by_opponent:
                 raise Conflict("no_draw_offer")
             game.draw_offer = None
-            steps.commit(game=game, board=board, kind="draw_declined", fields=["draw_offer"])
+            game.draw_declined_ply = game.ply
+            steps.commit(
+                game=game,
+                board=board,
+                kind="draw_declined",
+                fields=["draw_offer", "draw_declined_ply"],
+            )
     return game

@@ -5,7 +5,7 @@ import random
 import secrets
 from collections.abc import Iterable
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from ai_worker.engine import COLOR_NAMES, Board
@@ -14,6 +14,13 @@ from games.identity import Player
 from games.models import Game
 from games.services import events
 from games.shared.errors import Forbidden, NotFound, ServiceError
+
+
+def serialise(*, purpose: str, key: object) -> None:
+    """Hold a transaction-scoped advisory lock on ``purpose`` and ``key`` (e.g. a player), so
+    that concurrent writes counting their own rows (limits) run one after the other."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"{purpose}:{key}"])
 
 
 def locked_game(*, game_id: int) -> Game:

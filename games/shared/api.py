@@ -157,9 +157,9 @@ def validated(serializer_class: type[serializers.Serializer[Any]], data: object)
 
 
 @csrf_exempt  # nothing is done here, so a POST needs no CSRF token to learn that
-def unknown_endpoint(request: HttpRequest, path: str) -> JsonResponse:
-    """Any other address under ``/api/``: a JSON 404 (not the HTML page, not a slash redirect,
-    not the CSRF page for a POST)."""
+def unknown_endpoint(request: HttpRequest, path: str = "") -> JsonResponse:
+    """``/api`` and any other address under ``/api/``: a JSON 404 (not the HTML page, not a
+    slash redirect, not the CSRF page for a POST)."""
     message = gettext("No API endpoint here; API addresses end with a slash.")
     return JsonResponse(error_body("not_found", message), status=404)
 

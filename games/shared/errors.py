@@ -75,6 +75,7 @@ MESSAGES: Mapping[str, Promise] = {
     "abort_not_allowed": _("A game can be aborted only before every player has moved."),
     "draw_not_available": _("Draws are agreed between the two players of an online game."),
     "no_draw_offer": _("Your opponent has not offered a draw."),
+    "draw_just_declined": _("A draw was just declined: offer one again after the next move."),
     "not_a_person_seat": _("The %(color)s seat is the CPU's."),
     "seek_not_found": _("This seek is no longer in the lobby."),
     "seek_taken": _("Someone else took this seek first."),
@@ -82,6 +83,13 @@ MESSAGES: Mapping[str, Promise] = {
     "outside_rating_range": _("This seek is for players rated within %(limit)d of its seeker."),
     "rating_range_needs_account": _("A rating range is for signed-in players: sign up or log in."),
     "own_seek": _("This is your own seek: wait for someone to accept it."),
+    "already_seated": _("You already have a seat at this table: wait for the others."),
+    "too_many_seeks": _(
+        "You already have %(limit)d seeks in the lobby: take one back or wait for a player."
+    ),
+    "challenge_pending": _(
+        "You have already challenged %(username)s: wait for an answer or take it back."
+    ),
     "challenge_needs_account": _("Sign up or log in to challenge a player."),
     "challenge_yourself": _("You cannot challenge yourself."),
     "challenge_two_players": _("A challenge is a 2-player game."),

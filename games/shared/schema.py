@@ -1,8 +1,10 @@
 """The API schema's view inspector (``REST_FRAMEWORK["DEFAULT_SCHEMA_CLASS"]``): drf-spectacular's,
-plus the 429 answer (rate, ``Retry-After``) of every throttled write."""
+plus the 429 answer (rate, ``Retry-After``) of every throttled write, and the session cookie
+scheme of the API's own session authentication."""
 
 from typing import Any, Literal, cast
 
+from drf_spectacular.authentication import SessionScheme
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework.permissions import SAFE_METHODS
@@ -10,6 +12,12 @@ from rest_framework.settings import api_settings
 
 from games.shared.api import ErrorSerializer
 from games.shared.throttles import WriteRateThrottle, scope_of
+
+
+class CsrfSessionScheme(SessionScheme):
+    """``games.shared.permissions.CsrfSessionAuthentication`` is the session cookie scheme."""
+
+    target_class = "games.shared.permissions.CsrfSessionAuthentication"
 
 
 class ThrottledWritesSchema(AutoSchema):

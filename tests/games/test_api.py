@@ -3,6 +3,7 @@
 from datetime import datetime, timedelta
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db import connection
 from django.http import HttpRequest
@@ -73,6 +74,20 @@ def test_guest_writes_need_the_csrf_token() -> None:
     browser = APIClient(enforce_csrf_checks=True)
     response = browser.post("/api/games/", {}, format="json")
     assert (response.status_code, error_of(response)["code"]) == (403, "csrf_failed")
+
+
+def test_a_signed_in_sessions_write_without_the_token_is_the_same_translated_refusal() -> None:
+    """A signed-in browser's refusal was DRF's ``permission_denied`` with an English message
+    ("CSRF Failed: CSRF token missing."), unlike a guest's: both are ``csrf_failed`` now."""
+    user = get_user_model().objects.create_user("carol", password="a long passphrase")
+    browser = APIClient(enforce_csrf_checks=True)
+    browser.force_login(user)
+    refused = browser.post("/api/games/", {}, format="json", HTTP_ACCEPT_LANGUAGE="ja")
+    guest = APIClient(enforce_csrf_checks=True)
+    as_guest = guest.post("/api/games/", {}, format="json", HTTP_ACCEPT_LANGUAGE="ja")
+    assert (refused.status_code, error_of(refused)) == (403, error_of(as_guest))
+    assert error_of(refused)["code"] == "csrf_failed"
+    assert "CSRF Failed" not in error_of(refused)["message"]
 
 
 @pytest.mark.parametrize(

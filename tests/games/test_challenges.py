@@ -142,3 +142,19 @@ def test_both_lobby_sockets_hear_of_the_challenge_and_its_answer(alice, bob) -> 
     )
     assert accepted["challenge"]["status"] == "accepted"
     assert accepted["challenge"]["url"].startswith("/room/")
+
+
+def test_one_pending_challenge_per_challenger_and_addressee(alice, bob, make_account) -> None:
+    """An attack once sent 40 challenges from one account to another, all pending: a second
+    challenge to the same account waits until the first is answered, taken back or expired;
+    other accounts may still be challenged."""
+    (challenger, _), (challenged, _) = alice, bob
+    make_account("carol")
+    first = challenge(challenger, "bob", time_control="1+0")
+    again = challenger.post("/api/challenges/", {"username": "bob"}, format="json")
+    assert error_of(again) == (409, "challenge_pending", "username")
+    assert len(challenged.get("/api/challenges/").json()["challenges"]) == 1
+    challenge(challenger, "carol")
+    declined = challenged.post(f"/api/challenges/{first['id']}/decline/", {"reason": "later"})
+    assert declined.status_code == 200
+    challenge(challenger, "bob")

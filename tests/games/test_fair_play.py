@@ -1,12 +1,16 @@
 """Fair play (issue 10 §2, issue 14 §3): rated games offer neither hints nor undo (the API
 refuses them by code, in the client's language), casual games offer both and are never rated."""
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games.accounts.models import RatingChange
 from games.models import Game, PositionAnalysis
-from games.services import cpu
+from games.services import cpu, games
+from tests.games.accounts.conftest import room_game
 from tests.games.conftest import BLACK_WIPES_OUT
 
 pytestmark = pytest.mark.django_db
@@ -128,3 +132,25 @@ def _play_black_wipe_out(client: APIClient, game: dict) -> None:
             assert cpu.apply_cpu_move(
                 game_id=pk, ply=current.ply, position=current.position, notation=notation
             )
+
+
+def test_a_game_between_people_ended_before_each_has_moved_is_not_rated(make_account) -> None:
+    """Rating farming with a second account: it resigned (or let its clock run out) before
+    its first move, and the first account gained 162 and 58 points a game. Such a game could
+    have been aborted and counts for nobody either; once each has moved, it is rated."""
+    (_, alice), (_, bob) = make_account("alice"), make_account("bob")
+    resigned = room_game(alice, bob, time_control="3+2")
+    games.play_move(player=alice, game_id=resigned.pk, notation="f5", ply=0)
+    games.resign(player=bob, game_id=resigned.pk)
+    flagged = room_game(alice, bob, time_control="1+0")
+    games.play_move(player=alice, game_id=flagged.pk, notation="f5", ply=0)
+    Game.objects.filter(pk=flagged.pk).update(flag_at=timezone.now() - timedelta(seconds=1))
+    games.end_if_out_of_time(game_id=flagged.pk)
+    assert Game.objects.get(pk=flagged.pk).result["reason"] == "time"
+    assert not RatingChange.objects.exists()
+
+    counted = room_game(alice, bob, time_control="3+2")
+    games.play_move(player=alice, game_id=counted.pk, notation="f5", ply=0)
+    games.play_move(player=bob, game_id=counted.pk, notation="d6", ply=1)
+    games.resign(player=bob, game_id=counted.pk)
+    assert RatingChange.objects.filter(game=counted).count() == 2

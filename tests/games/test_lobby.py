@@ -6,6 +6,7 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from rest_framework.test import APIClient
 
+from games import policy
 from games.accounts.models import PlayerRating
 from games.models import Game, Room, Seek
 from tests.games.sockets import Socket
@@ -179,3 +180,33 @@ def test_a_rating_range_is_for_accounts(guest) -> None:
         403,
         "rating_range_needs_account",
     )
+
+
+def test_one_player_cannot_flood_the_lobby_with_seeks(alice, bob, guest) -> None:
+    """An attack once offered 40 seeks from one account, all listed: now a player has at most
+    ``policy.OPEN_SEEKS_PER_PLAYER`` open seeks (quick pairing's count too); others may still
+    offer theirs, and a seek taken back or accepted frees a place."""
+    client, _ = alice
+    offered = [seek(client, time_control="1+0") for _ in range(policy.OPEN_SEEKS_PER_PLAYER)]
+    refused = client.post("/api/lobby/seeks/", {"time_control": "1+0"}, format="json")
+    assert refused.status_code == 409
+    assert refused.json()["error"]["code"] == "too_many_seeks"
+    quick = client.post("/api/lobby/quick/", {"time_control": "10+0"}, format="json")
+    assert quick.status_code == 409
+    assert len([listed for listed in lobby(bob[0]) if listed["mine"]]) == 0
+    assert len(lobby(guest)) == policy.OPEN_SEEKS_PER_PLAYER
+    seek(guest, time_control="1+0")
+    assert client.delete(f"/api/lobby/seeks/{offered[0]['id']}/").status_code == 204
+    seek(client, time_control="1+0")
+
+
+def test_one_player_takes_one_seat_of_a_table(alice, bob) -> None:
+    """A player seated at a 3-player table who accepts it again was told "This is your own
+    seek"; it is not theirs: the refusal says they already have a seat."""
+    table = seek(alice[0], variant={"players": 3})
+    assert bob[0].post(f"/api/lobby/seeks/{table['id']}/accept/").status_code == 200
+    again = bob[0].post(f"/api/lobby/seeks/{table['id']}/accept/")
+    assert (again.status_code, again.json()["error"]["code"]) == (400, "already_seated")
+    own = alice[0].post(f"/api/lobby/seeks/{table['id']}/accept/")
+    assert (own.status_code, own.json()["error"]["code"]) == (400, "own_seek")
+    assert lobby(alice[0])[0]["open_seats"] == 1

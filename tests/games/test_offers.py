@@ -72,6 +72,7 @@ def test_a_draw_offered_and_accepted_ends_the_game_drawn_and_rated(alice, bob) -
     (black, _), (white, _) = alice, bob
     state = room_game(black, white, rated=True)
     assert state["draw"] == {"allowed": True, "offered_by": None}
+    state = move(white, move(black, state))  # rated once both have moved
     offered = post(black, state, "draw", {"action": "offer"}).json()
     assert offered["draw"]["offered_by"] == "black"
     assert post(black, state, "draw", {"action": "offer"}).json()["draw"]["offered_by"] == "black"
@@ -98,11 +99,26 @@ def test_a_declined_draw_or_a_move_of_the_opponent_clears_the_offer(alice, bob) 
     declined = post(white, state, "draw", {"action": "decline"}).json()
     assert declined["draw"]["offered_by"] is None
     assert declined["status"] == "active"
+    state = move(white, move(black, state))
     post(black, state, "draw", {"action": "offer"})
     state = move(black, state)  # the offerer may move: the offer stands
     assert state["draw"]["offered_by"] == "black"
     state = move(white, state)  # the opponent moving instead declines it
     assert state["draw"]["offered_by"] is None
+
+
+def test_a_declined_draw_is_offered_again_only_after_a_move(alice, bob) -> None:
+    """An attack once offered and had declined 30 draws in a row at one position, each an event
+    on the opponent's screen: after a declined offer, the next one waits for a move."""
+    (black, _), (white, _) = alice, bob
+    state = room_game(black, white)
+    post(black, state, "draw", {"action": "offer"})
+    post(white, state, "draw", {"action": "decline"})
+    for offerer in (black, white):
+        again = post(offerer, state, "draw", {"action": "offer"})
+        assert error_of(again) == (409, "draw_just_declined")
+    state = move(black, state)
+    assert post(black, state, "draw", {"action": "offer"}).json()["draw"]["offered_by"] == "black"
 
 
 def test_draws_need_two_people(alice) -> None:

@@ -3,13 +3,16 @@ engine's reader keeps the players, ratings, moves and result), JSON, and a playe
 bulk as streamed NDJSON."""
 
 import json
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from ai_worker.engine.records import read_ggf, read_transcript, record_from_json
 from games.accounts.models import RatingChange
-from games.services import games, rooms
+from games.models import Game
+from games.services import games, offers, rooms
 from tests.games.accounts.conftest import play_out, room_game
 from tests.games.conftest import BLACK_WIPES_OUT
 
@@ -126,3 +129,36 @@ def test_a_players_games_stream_as_ndjson(make_player) -> None:
     assert [json.loads(line)["id"] for line in lines] == [first.public_id, second.public_id]
     missing = APIClient().get("/api/players/nobody/games/")
     assert (missing.status_code, missing.json()["error"]["code"]) == (404, "player_not_found")
+
+
+def _ended_on_time(game):
+    Game.objects.filter(pk=game.pk).update(flag_at=timezone.now() - timedelta(seconds=1))
+    games.end_if_out_of_time(game_id=game.pk)
+
+
+@pytest.mark.parametrize(
+    ("ending", "expected"),
+    [
+        (
+            lambda game, alice, bob: offers.draw(player=bob, game_id=game.pk, action="accept"),
+            ("agreement", None, None),
+        ),
+        (lambda game, alice, bob: _ended_on_time(game), ("timeout", 0, 1)),
+        (lambda game, alice, bob: offers.abort(player=alice, game_id=game.pk), None),
+    ],
+    ids=["draw agreed", "on time", "aborted"],
+)
+def test_games_ended_by_agreement_on_time_or_aborted_export(make_player, ending, expected) -> None:
+    alice, bob = make_player("alice"), make_player("bob")
+    game = room_game(alice, bob, time_control="3+2")
+    games.play_move(player=alice, game_id=game.pk, notation="f5", ply=0)
+    offers.draw(player=alice, game_id=game.pk, action="offer")
+    ending(game, alice, bob)
+
+    for export_format in ("txt", "ggf", "json"):
+        assert export(game.public_id, export_format).status_code == 200
+    [record] = read_ggf(export(game.public_id, "ggf").content.decode())
+    result = record.result
+    assert (result and (result.reason, result.winner, result.loser)) == expected
+    lines = b"".join(APIClient().get("/api/players/alice/games/").streaming_content)
+    assert json.loads(lines)["id"] == game.public_id

@@ -7,6 +7,7 @@ import glicko2
 import pytest
 from django.utils import timezone
 
+from ai_worker.engine import Board
 from games import policy
 from games.accounts.models import TABLES, PlayerRating, RatingChange
 from games.accounts.selectors import rating_of
@@ -124,6 +125,7 @@ def test_resigning_counts_as_a_loss(make_player) -> None:
     alice, bob = make_player("alice"), make_player("bob")
     game = room_game(alice, bob)
     games.play_move(player=alice, game_id=game.pk, notation="d3", ply=0)
+    games.play_move(player=bob, game_id=game.pk, notation="c5", ply=1)  # rated once both moved
     games.resign(player=alice, game_id=game.pk)
 
     lost, _ = glicko(START, START, 0.0)
@@ -240,6 +242,11 @@ def test_three_player_tables_are_rated_with_openskill_by_place(make_player) -> N
     room = rooms.create_room(player=alice, variant={"players": 3}, seats=None, rated=True)
     rooms.join_room(player=bob, code=room.code)
     rooms.join_room(player=carol, code=room.code)
+    for ply, player in enumerate((alice, bob, carol)):  # rated once everyone has moved
+        board = Board.from_text(Game.objects.get(pk=room.game_id).position)
+        games.play_move(
+            player=player, game_id=room.game_id, notation=str(board.legal_moves[0]), ply=ply
+        )
     games.resign(player=alice, game_id=room.game_id)
 
     game = Game.objects.get(pk=room.game_id)

@@ -47,12 +47,31 @@ def test_a_body_over_the_size_limit_is_a_413(guest, settings) -> None:
     assert "1000" in error["message"]
 
 
-def test_a_post_to_an_unknown_api_address_is_a_json_404_not_the_csrf_page() -> None:
+@pytest.mark.parametrize("address", ["/api/no-such-thing/", "/api"])
+def test_a_post_to_an_unknown_api_address_is_a_json_404_not_the_csrf_page(
+    settings, address: str
+) -> None:
+    """``/api`` without its slash too: under DEBUG (``make run``) Django's slash redirect
+    refuses a POST with a RuntimeError, a 500 page."""
+    settings.DEBUG = True
     browser = APIClient(enforce_csrf_checks=True)
     for method in (browser.post, browser.put, browser.delete, browser.get):
-        response = method("/api/no-such-thing/", {}, format="json")
+        response = method(address, {}, format="json")
         assert response.status_code == 404
         assert error_of(response)["code"] == "not_found"
+
+
+BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+
+@pytest.mark.parametrize("address", ["/api/comments/", "/api/me/", "/api/no-such-thing/"])
+def test_a_browser_reading_the_api_gets_json_not_a_500_page(address: str) -> None:
+    """A browser's Accept header once chose DRF's HTML page, which answered GET of a write
+    endpoint (the comments) with a 500: the API answers JSON whatever the client accepts."""
+    browser = APIClient(enforce_csrf_checks=True)
+    response = browser.get(address, HTTP_ACCEPT=BROWSER_ACCEPT)
+    assert response.status_code < 500
+    assert response["Content-Type"] == "application/json"
 
 
 def test_a_redis_outage_is_a_503_with_retry_after() -> None:
