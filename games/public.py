@@ -5,7 +5,7 @@
   ``FinishedGame``; a receiver's writes commit or roll back with the game.
 - ``finished_games_of``: an account's latest finished games, as that player saw them.
 - ``GUEST_SESSION_KEY``: the session key of a guest's identity.
-- ``unfinished_game_count``, ``DELETED_PLAYER``: an account about to be deleted (its finished
+- ``active_game_count``, ``DELETED_PLAYER``: an account about to be deleted (its finished
   games stay, their seats named ``DELETED_PLAYER``; ``games.services.departures``).
 - ``provide_ratings``: the ratings app tells the game service an account's rating in a speed
   class (quick pairing by rating range, the lobby, the watch page's order); ``rating_of`` reads.
@@ -31,13 +31,13 @@ __all__ = [
     "FinishedGame",
     "FinishedGameEntry",
     "FinishedSeat",
+    "active_game_count",
     "finished_games_of",
     "game_finished",
     "game_ratings",
     "provide_ratings",
     "rating_of",
     "ratings_requested",
-    "unfinished_game_count",
 ]
 
 
@@ -139,11 +139,6 @@ def _entry(game: Game, user_id: int) -> FinishedGameEntry:
     )
 
 
-def unfinished_game_count(user_id: int) -> int:
-    """How many games the account holds a seat of that have not finished (waiting or active)."""
-    return (
-        Game.objects.filter(seats__user_id=user_id)
-        .exclude(status=Game.Status.FINISHED)
-        .distinct()
-        .count()
-    )
+def active_game_count(user_id: int) -> int:
+    """How many games in progress the account holds a seat of."""
+    return Game.objects.filter(seats__user_id=user_id, status=Game.Status.ACTIVE).distinct().count()

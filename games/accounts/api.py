@@ -8,15 +8,15 @@ from django.contrib.auth import (
     password_validation,
     update_session_auth_hash,
 )
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, User
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import NotAuthenticated
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -226,7 +226,10 @@ class MeView(APIView):
 
 EMAIL_STATE_SCHEMA = inline_serializer(
     "EmailState",
-    {"email": serializers.EmailField(allow_blank=True), "email_verified": serializers.BooleanField()},
+    {
+        "email": serializers.EmailField(allow_blank=True),
+        "email_verified": serializers.BooleanField(),
+    },
 )
 
 
@@ -248,8 +251,8 @@ class AccountView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    def account(self, request: Request) -> AbstractBaseUser:
-        if not isinstance(request.user, AbstractBaseUser):
+    def account(self, request: Request) -> User:
+        if not isinstance(request.user, User):
             raise NotAuthenticated()
         return request.user
 
@@ -260,7 +263,9 @@ class EmailView(AccountView):
 
     throttle_scope = "mail"
 
-    @extend_schema(request=EmailSerializer, responses=with_errors({200: EMAIL_STATE_SCHEMA}, 400, 403))
+    @extend_schema(
+        request=EmailSerializer, responses=with_errors({200: EMAIL_STATE_SCHEMA}, 400, 403)
+    )
     def post(self, request: Request) -> Response:
         user = self.account(request)
         data = validated(EmailSerializer, request.data)
@@ -350,13 +355,15 @@ def _email_state(user: AbstractBaseUser) -> dict[str, object]:
 
 
 def _check_password_strength(
-    password: str, user: AbstractBaseUser, *, field: str = "password"
+    password: str, user: User, *, field: str = "password"
 ) -> None:
     """Django's password validators; a weak password is a 400 naming ``field``."""
     try:
         password_validation.validate_password(password, user)
     except DjangoValidationError as error:
-        raise ServiceError("weak_password", field=field, reasons=" ".join(error.messages)) from error
+        raise ServiceError(
+            "weak_password", field=field, reasons=" ".join(error.messages)
+        ) from error
 
 
 class PlayerProfileView(APIView):

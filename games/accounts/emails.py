@@ -8,7 +8,7 @@ Mail leaves through Django's mail backend (``EMAIL_*`` settings; README "Mail").
 
 from datetime import timedelta
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, AbstractUser
 from django.core import signing
 from django.core.mail import send_mail
 from django.db import transaction
@@ -32,15 +32,18 @@ def email_of(user: AbstractBaseUser) -> str:
 def is_verified(user: AbstractBaseUser) -> bool:
     """Whether the account's current address has been verified."""
     email = email_of(user)
-    return bool(email) and EmailVerification.objects.filter(
-        user_id=user.pk, email__iexact=email, verified_at__isnull=False
-    ).exists()
+    return (
+        bool(email)
+        and EmailVerification.objects.filter(
+            user_id=user.pk, email__iexact=email, verified_at__isnull=False
+        ).exists()
+    )
 
 
-def change_email(*, user: AbstractBaseUser, email: str, request: HttpRequest) -> None:
+def change_email(*, user: AbstractUser, email: str, request: HttpRequest) -> None:
     """Give the account ``email`` ("" removes it), unverified, and mail the link to verify it
     (an address already verified stays so)."""
-    user.email = email  # type: ignore[attr-defined]
+    user.email = email
     if is_verified(user):
         user.save(update_fields=["email"])
         return

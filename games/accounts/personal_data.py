@@ -3,7 +3,8 @@
 Deleting an account keeps its finished games for the other players: its seats show
 ``games.public.DELETED_PLAYER``. Its own ratings and rating changes go with it (the opponents'
 rating changes stay as they were); its comments stay, anonymised (no account, address or
-visitor key of it). An account with games in progress must finish or resign them first.
+visitor key of it). Its seats of games waiting for players are given back; an account with
+games in progress must finish or resign them first.
 """
 
 from typing import Any
@@ -13,7 +14,7 @@ from django.db import transaction
 
 from games.accounts import emails, selectors
 from games.accounts.models import PlayerRating, RatingChange
-from games.public import unfinished_game_count
+from games.public import active_game_count
 from games.shared.errors import Conflict, ServiceError
 from games.shared.personal_data import forget_account, personal_data_sections
 
@@ -68,7 +69,7 @@ def delete_account(*, user: AbstractBaseUser, password: str) -> None:
     if not user.check_password(password):
         raise ServiceError("wrong_password", field="password")
     with transaction.atomic():
-        in_progress = unfinished_game_count(user.pk)
+        in_progress = active_game_count(user.pk)
         if in_progress:
             raise Conflict("games_in_progress", count=in_progress)
         forget_account(user.pk)

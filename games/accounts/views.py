@@ -6,7 +6,7 @@ import json
 from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, User
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -141,8 +141,8 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/leaderboard.html", context)
 
 
-def _account(request: HttpRequest) -> AbstractBaseUser:
-    if not isinstance(request.user, AbstractBaseUser):
+def _account(request: HttpRequest) -> User:
+    if not isinstance(request.user, User):
         raise PermissionDenied("login_required lets accounts in only")
     return request.user
 

@@ -116,7 +116,10 @@ def test_the_profile_resends_the_link_of_an_unverified_address(inbox: Inbox) -> 
 def test_mail_sends_are_throttled(inbox: Inbox, settings) -> None:
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,
-        "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "mail": "2/hour"},
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "mail": "2/hour",
+        },
     }
     client = Client()
     sign_up(client)
@@ -261,15 +264,25 @@ def test_the_api_resets_and_changes_passwords(inbox: Inbox) -> None:
     client = Client()
     verified_alice(client, inbox)
 
-    assert APIClient().post("/api/auth/password-reset/", {"email": "alice@example.com"}).status_code == 202
-    assert APIClient().post("/api/auth/password-reset/", {"email": "bob@example.com"}).status_code == 202
+    assert (
+        APIClient().post("/api/auth/password-reset/", {"email": "alice@example.com"}).status_code
+        == 202
+    )
+    assert (
+        APIClient().post("/api/auth/password-reset/", {"email": "bob@example.com"}).status_code
+        == 202
+    )
     link = path_of(link_in(inbox.wait_for("alice@example.com", count=2)))
     assert inbox.to("bob@example.com") == []
     form = client.get(link, follow=True)
-    client.post(form.redirect_chain[-1][0], {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
+    client.post(
+        form.redirect_chain[-1][0], {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}
+    )
 
     api = APIClient()
-    token = api.post("/api/auth/token/", {"username": "alice", "password": NEW_PASSWORD}).json()["token"]
+    token = api.post("/api/auth/token/", {"username": "alice", "password": NEW_PASSWORD}).json()[
+        "token"
+    ]
     api.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     wrong = api.post("/api/me/password/", {"old_password": PASSWORD, "new_password": "x"})
     assert wrong.status_code == 400
@@ -277,13 +290,20 @@ def test_the_api_resets_and_changes_passwords(inbox: Inbox) -> None:
     weak = api.post("/api/me/password/", {"old_password": NEW_PASSWORD, "new_password": "12345678"})
     assert weak.json()["error"]["code"] == "weak_password"
     assert weak.json()["error"]["field"] == "new_password"
-    changed = api.post("/api/me/password/", {"old_password": NEW_PASSWORD, "new_password": PASSWORD})
+    changed = api.post(
+        "/api/me/password/", {"old_password": NEW_PASSWORD, "new_password": PASSWORD}
+    )
     assert changed.status_code == 204
     assert logs_in(PASSWORD)
 
 
 def test_a_guest_has_no_account_endpoints() -> None:
-    for path in ("/api/me/email/", "/api/me/email/verification/", "/api/me/password/", "/api/me/delete/"):
+    for path in (
+        "/api/me/email/",
+        "/api/me/email/verification/",
+        "/api/me/password/",
+        "/api/me/delete/",
+    ):
         response = APIClient().post(path, {})
         assert response.status_code in (401, 403), path
         assert "error" in response.json()
