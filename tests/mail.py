@@ -68,7 +68,9 @@ def link_in(message: EmailMessage) -> str:
 def smtp_server() -> Iterator[Inbox]:
     """An SMTP server on 127.0.0.1 that keeps what it receives; stopped afterwards."""
     inbox = Inbox(free_port())
-    controller = Controller(inbox, hostname="127.0.0.1", port=inbox.port)
+    controller = Controller(
+        inbox, hostname="127.0.0.1", port=inbox.port, server_hostname="localhost"
+    )
     controller.start()
     try:
         yield inbox

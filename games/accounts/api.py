@@ -123,11 +123,16 @@ class SignupView(APIView):
             raise ServiceError("username_taken", field="username") from error
         if guest:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        if data.get("email"):
-            emails.change_email(user=user, email=data["email"], request=request._request)
+        sent = bool(data.get("email")) and emails.change_email(
+            user=user, email=data["email"], request=request._request
+        )
         token = Token.objects.create(user=user)
         return Response(
-            {"token": token.key, "user": {"id": user.pk, "username": user.username}},
+            {
+                "token": token.key,
+                "user": {"id": user.pk, "username": user.username},
+                "email_sent": sent,
+            },
             status=status.HTTP_201_CREATED,
         )
 
@@ -269,8 +274,8 @@ class EmailView(AccountView):
     def post(self, request: Request) -> Response:
         user = self.account(request)
         data = validated(EmailSerializer, request.data)
-        emails.change_email(user=user, email=data["email"], request=request._request)
-        return Response(_email_state(user))
+        sent = emails.change_email(user=user, email=data["email"], request=request._request)
+        return Response(_email_state(user, sent=sent))
 
 
 class EmailVerificationView(AccountView):
@@ -278,11 +283,13 @@ class EmailVerificationView(AccountView):
 
     throttle_scope = "mail"
 
-    @extend_schema(request=None, responses=with_errors({202: EMAIL_STATE_SCHEMA}, 400, 403, 409))
+    @extend_schema(
+        request=None, responses=with_errors({202: EMAIL_STATE_SCHEMA}, 400, 403, 409, 503)
+    )
     def post(self, request: Request) -> Response:
         user = self.account(request)
         emails.send_verification(user=user, request=request._request)
-        return Response(_email_state(user), status=status.HTTP_202_ACCEPTED)
+        return Response(_email_state(user, sent=True), status=status.HTTP_202_ACCEPTED)
 
 
 class PasswordResetView(APIView):
@@ -350,13 +357,15 @@ class DeleteAccountView(AccountView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-def _email_state(user: AbstractBaseUser) -> dict[str, object]:
-    return {"email": emails.email_of(user), "email_verified": emails.is_verified(user)}
+def _email_state(user: AbstractBaseUser, *, sent: bool) -> dict[str, object]:
+    return {
+        "email": emails.email_of(user),
+        "email_verified": emails.is_verified(user),
+        "email_sent": sent,
+    }
 
 
-def _check_password_strength(
-    password: str, user: User, *, field: str = "password"
-) -> None:
+def _check_password_strength(password: str, user: User, *, field: str = "password") -> None:
     """Django's password validators; a weak password is a 400 naming ``field``."""
     try:
         password_validation.validate_password(password, user)

@@ -6,6 +6,7 @@ store until it is followed, and a link to an address the account no longer has i
 Mail leaves through Django's mail backend (``EMAIL_*`` settings; README "Mail").
 """
 
+import logging
 from datetime import timedelta
 
 from django.contrib.auth.models import AbstractBaseUser, AbstractUser
@@ -18,10 +19,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.accounts.models import EmailVerification
-from games.shared.errors import Conflict, ServiceError
+from games.shared.errors import Conflict, ServiceError, Unavailable
 
 VERIFICATION_SALT = "games.accounts.email-verification"
 VERIFICATION_MAX_AGE = timedelta(days=3)
+MAIL_RETRY_SECONDS = 60  # after a mail server that did not answer
+logger = logging.getLogger(__name__)
 
 
 def email_of(user: AbstractBaseUser) -> str:
@@ -40,24 +43,31 @@ def is_verified(user: AbstractBaseUser) -> bool:
     )
 
 
-def change_email(*, user: AbstractUser, email: str, request: HttpRequest) -> None:
+def change_email(*, user: AbstractUser, email: str, request: HttpRequest) -> bool:
     """Give the account ``email`` ("" removes it), unverified, and mail the link to verify it
-    (an address already verified stays so)."""
+    (an address already verified stays so). Answers whether a link was sent: the address is
+    kept even when the mail server does not answer (the link can be sent again)."""
     user.email = email
     if is_verified(user):
         user.save(update_fields=["email"])
-        return
+        return False
     with transaction.atomic():
         user.save(update_fields=["email"])
         EmailVerification.objects.update_or_create(
             user_id=user.pk, defaults={"email": email, "verified_at": None}
         )
-    if email:
+    if not email:
+        return False
+    try:
         send_verification(user=user, request=request)
+    except Unavailable:
+        return False
+    return True
 
 
 def send_verification(*, user: AbstractBaseUser, request: HttpRequest) -> None:
-    """Mail the account's address a link that verifies it."""
+    """Mail the account's address a link that verifies it (503 ``Unavailable`` when the mail
+    server does not take it)."""
     email = email_of(user)
     if not email:
         raise ServiceError("no_email", field="email")
@@ -71,12 +81,16 @@ def send_verification(*, user: AbstractBaseUser, request: HttpRequest) -> None:
         "link": request.build_absolute_uri(reverse("verify-email", args=[token])),
         "days": VERIFICATION_MAX_AGE.days,
     }
-    send_mail(
-        subject=render_to_string("accounts/verify_email_subject.txt", context).strip(),
-        message=render_to_string("accounts/verify_email.txt", context),
-        from_email=None,
-        recipient_list=[email],
-    )
+    try:
+        send_mail(
+            subject=render_to_string("accounts/verify_email_subject.txt", context).strip(),
+            message=render_to_string("accounts/verify_email.txt", context),
+            from_email=None,
+            recipient_list=[email],
+        )
+    except OSError as error:  # smtplib's errors are OSErrors too
+        logger.warning("verification mail of account %s not sent: %s", user.pk, error)
+        raise Unavailable(retry_after=MAIL_RETRY_SECONDS) from error
 
 
 def verify_email(token: str) -> int:

@@ -29,8 +29,8 @@ def signup(request: HttpRequest) -> HttpResponse:
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         if emails.email_of(user):
-            emails.change_email(user=user, email=emails.email_of(user), request=request)
-            _verification_sent(request, user)
+            sent = emails.change_email(user=user, email=emails.email_of(user), request=request)
+            _verification_sent(request, user, sent=sent)
         return redirect("profile")
     return render(request, "accounts/signup.html", {"form": form})
 
@@ -66,9 +66,10 @@ def change_email(request: HttpRequest) -> HttpResponse:
     user = _account(request)
     form = EmailForm(request.POST or None, instance=user)
     if request.method == "POST" and form.is_valid():
-        emails.change_email(user=user, email=form.cleaned_data["email"], request=request)
-        if form.cleaned_data["email"]:
-            _verification_sent(request, user)
+        if emails.change_email(user=user, email=form.cleaned_data["email"], request=request):
+            _verification_sent(request, user, sent=True)
+        elif form.cleaned_data["email"] and not emails.is_verified(user):
+            _verification_sent(request, user, sent=False)
         return redirect("profile")
     return render(request, "accounts/email.html", {"form": form})
 
@@ -83,7 +84,7 @@ def resend_verification(request: HttpRequest) -> HttpResponse:
     except ServiceError as error:
         messages.error(request, error.message)
     else:
-        _verification_sent(request, user)
+        _verification_sent(request, user, sent=True)
     return redirect("profile")
 
 
@@ -147,9 +148,18 @@ def _account(request: HttpRequest) -> User:
     return request.user
 
 
-def _verification_sent(request: HttpRequest, user: AbstractBaseUser) -> None:
-    messages.success(
-        request,
-        _("We sent a link to %(email)s: follow it to verify the address.")
-        % {"email": emails.email_of(user)},
-    )
+def _verification_sent(request: HttpRequest, user: AbstractBaseUser, *, sent: bool) -> None:
+    if sent:
+        messages.success(
+            request,
+            _("We sent a link to %(email)s: follow it to verify the address.")
+            % {"email": emails.email_of(user)},
+        )
+    else:
+        messages.error(
+            request,
+            _(
+                "The verification mail could not be sent just now: send it again from your "
+                "profile in a few minutes."
+            ),
+        )

@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 
 from games.accounts import emails
 from tests.mail import Inbox, body, link_in
+from tests.servers import free_port
 
 pytestmark = pytest.mark.django_db
 
@@ -18,11 +19,11 @@ PASSWORD = "a long passphrase"
 NEW_PASSWORD = "another long passphrase"
 
 
+SIGNUP = {"username": "alice", "password1": PASSWORD, "password2": PASSWORD}
+
+
 def sign_up(client: Client, email: str = "alice@example.com") -> None:
-    response = client.post(
-        "/accounts/signup/",
-        {"username": "alice", "email": email, "password1": PASSWORD, "password2": PASSWORD},
-    )
+    response = client.post("/accounts/signup/", SIGNUP | {"email": email})
     assert response.status_code == 302
 
 
@@ -210,6 +211,36 @@ def test_the_pages_speak_japanese_and_russian(inbox: Inbox) -> None:
     assert subject == "Реверси: подтвердите адрес электронной почты"
 
 
+def test_a_mail_server_that_does_not_answer_keeps_the_account_and_says_so(settings) -> None:
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", free_port()  # nobody listens
+    client = Client()
+
+    response = client.post(
+        "/accounts/signup/",
+        {
+            "username": "alice",
+            "email": "alice@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+        follow=True,
+    )
+
+    assert "could not be sent just now" in response.content.decode()
+    assert get_user_model().objects.get(username="alice").email == "alice@example.com"
+    api = APIClient()
+    api.force_login(get_user_model().objects.get(username="alice"))
+    resent = api.post("/api/me/email/verification/")
+    assert resent.status_code == 503
+    assert resent.json()["error"]["code"] == "service_unavailable"
+    signup = APIClient().post(
+        "/api/auth/signup/", {"username": "bob", "password": PASSWORD, "email": "bob@example.com"}
+    )
+    assert signup.status_code == 201
+    assert signup.json()["email_sent"] is False
+
+
 # The API
 
 
@@ -252,7 +283,11 @@ def test_the_api_changes_the_address_and_resends_the_link(inbox: Inbox) -> None:
     changed = client.post("/api/me/email/", {"email": "alice@example.com"})
     resent = client.post("/api/me/email/verification/")
 
-    assert changed.json() == {"email": "alice@example.com", "email_verified": False}
+    assert changed.json() == {
+        "email": "alice@example.com",
+        "email_verified": False,
+        "email_sent": True,
+    }
     assert resent.status_code == 202
     first = link_in(inbox.wait_for("alice@example.com"))
     second = link_in(inbox.wait_for("alice@example.com", count=2))
