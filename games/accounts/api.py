@@ -234,12 +234,20 @@ EMAIL_STATE_SCHEMA = inline_serializer(
     {
         "email": serializers.EmailField(allow_blank=True),
         "email_verified": serializers.BooleanField(),
+        "email_sent": serializers.BooleanField(
+            help_text="a verification link was mailed now (false: none was needed, or the mail "
+            "server did not answer: send it again later)"
+        ),
     },
 )
 
 
 class EmailSerializer(StrictSerializer):
     email = serializers.EmailField(allow_blank=True, help_text='"" removes the address')
+
+
+class PasswordResetSerializer(StrictSerializer):
+    email = serializers.EmailField(help_text="the account's verified address")
 
 
 class PasswordSerializer(StrictSerializer):
@@ -300,12 +308,11 @@ class PasswordResetView(APIView):
     permission_classes: list = []
     throttle_scope = "mail"
 
-    @extend_schema(request=EmailSerializer, responses=with_errors({202: None}, 400))
+    @extend_schema(request=PasswordResetSerializer, responses=with_errors({202: None}, 400))
     def post(self, request: Request) -> Response:
-        data = validated(EmailSerializer, request.data)
+        data = validated(PasswordResetSerializer, request.data)
         form = VerifiedEmailPasswordResetForm({"email": data["email"]})
-        if not form.is_valid():
-            raise ServiceError("invalid_email", field="email")
+        form.full_clean()  # the serializer has checked the address
         form.save(
             request=request._request,
             use_https=request.is_secure(),

@@ -111,7 +111,6 @@ MESSAGES: Mapping[str, Promise] = {
         "Too many wrong passwords for this account from your connection: try again in "
         "%(minutes)d minutes."
     ),
-    "invalid_email": _("Enter a valid e-mail address."),
     "no_email": _("This account has no e-mail address yet."),
     "email_already_verified": _("This e-mail address is already verified."),
     "bad_verification_link": _(

@@ -309,6 +309,8 @@ def test_the_api_resets_and_changes_passwords(inbox: Inbox) -> None:
     )
     link = path_of(link_in(inbox.wait_for("alice@example.com", count=2)))
     assert inbox.to("bob@example.com") == []
+    blank = APIClient().post("/api/auth/password-reset/", {"email": ""})
+    assert (blank.status_code, blank.json()["error"]["field"]) == (400, "email")
     form = client.get(link, follow=True)
     client.post(
         form.redirect_chain[-1][0], {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}
