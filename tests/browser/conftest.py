@@ -169,7 +169,7 @@ def _serve(database: str, *, mail_port: int) -> Iterator[str]:
                 "reversi_site",
                 "worker",
                 "--pool=solo",
-                f"--queues={cpu_queue}",
+                f"--queues={cpu_queue},{cpu_queue}-strong",
                 "--without-gossip",
                 "--without-mingle",
                 "--loglevel=WARNING",
@@ -187,7 +187,7 @@ def _serve(database: str, *, mail_port: int) -> Iterator[str]:
             stop(worker)
             stop(web)
             store = redis.Redis.from_url(settings.REDIS_URL)
-            for pattern in (f"{cpu_queue}*", f"_kombu.binding*.{cpu_queue}"):
+            for pattern in (f"{cpu_queue}*", f"_kombu.binding*.{cpu_queue}*"):
                 for key in store.scan_iter(match=pattern):
                     store.delete(key)
 
