@@ -15,4 +15,5 @@ class GamesConfig(AppConfig):
         from games.shared.ids import PublicIdConverter
 
         register_converter(PublicIdConverter, "public_id")
-        from games.services import guests  # noqa: F401  (connects the log-in receiver)
+        from games import records  # noqa: F401  (answers an account's data download)
+        from games.services import departures, guests  # noqa: F401  (connect their receivers)

@@ -5,6 +5,8 @@
   ``FinishedGame``; a receiver's writes commit or roll back with the game.
 - ``finished_games_of``: an account's latest finished games, as that player saw them.
 - ``GUEST_SESSION_KEY``: the session key of a guest's identity.
+- ``active_game_count``, ``DELETED_PLAYER``: an account about to be deleted (its finished
+  games stay, their seats named ``DELETED_PLAYER``; ``games.services.departures``).
 - ``provide_ratings``: the ratings app tells the game service an account's rating in a speed
   class (quick pairing by rating range, the lobby, the watch page's order); ``rating_of`` reads.
 """
@@ -19,14 +21,17 @@ from games.identity import GUEST_SESSION_KEY
 from games.models import Game
 from games.policy import TIME_CLASSES, UNTIMED
 from games.selectors import SEATS
+from games.services.departures import DELETED_PLAYER
 from games.shared.ratings import provide_ratings, rating_of
 
 __all__ = [
+    "DELETED_PLAYER",
     "GUEST_SESSION_KEY",
     "TIME_CLASSES",
     "FinishedGame",
     "FinishedGameEntry",
     "FinishedSeat",
+    "active_game_count",
     "finished_games_of",
     "game_finished",
     "game_ratings",
@@ -132,3 +137,8 @@ def _entry(game: Game, user_id: int) -> FinishedGameEntry:
         draw=bool(result.get("draw")),
         finished_at=game.updated_at.isoformat(),
     )
+
+
+def active_game_count(user_id: int) -> int:
+    """How many games in progress the account holds a seat of."""
+    return Game.objects.filter(seats__user_id=user_id, status=Game.Status.ACTIVE).distinct().count()

@@ -6,6 +6,8 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from django.dispatch import receiver
+
 from ai_worker.engine import COLOR_NAMES, Board, Variant
 from ai_worker.engine.records import (
     GameRecord,
@@ -21,6 +23,7 @@ from games import presenters, selectors
 from games.models import Game
 from games.public import game_ratings
 from games.shared.errors import Conflict, ServiceError
+from games.shared.personal_data import personal_data_requested
 
 EXPORT_FORMATS = ("txt", "ggf", "json")
 
@@ -83,6 +86,24 @@ def ndjson_lines(games: Iterator[Game], *, site: str | None = None) -> Iterator[
     """One JSON record per line (NDJSON) for each of ``games``, as they are read."""
     for game in games:
         yield json.dumps(record_json(game, game_record(game, site=site)), ensure_ascii=False) + "\n"
+
+
+@receiver(personal_data_requested)
+def games_of_account(sender: object, user_id: int, **kwargs: object) -> dict[str, object]:
+    """The account's finished games, oldest first, each with its record and the colours the
+    account played (its data download, issue 14 §7)."""
+    games = selectors.finished_games_of_user(user_id).iterator(chunk_size=100)
+    return {
+        "games": [
+            {
+                **record_json(game, game_record(game)),
+                "colors": [
+                    COLOR_NAMES[seat.color] for seat in game.seats.all() if seat.user_id == user_id
+                ],
+            }
+            for game in games
+        ]
+    }
 
 
 def _result(game: Game, board: Board) -> Result | None:

@@ -257,6 +257,8 @@ REST_FRAMEWORK = {
         "community": os.environ.get("THROTTLE_COMMUNITY", "30/min"),
         # An analysis costs a worker seconds of CPU: far fewer than moves.
         "analysis": os.environ.get("THROTTLE_ANALYSIS", "10/min"),
+        # Mail sent on request (verification links, password resets): a few an hour.
+        "mail": os.environ.get("THROTTLE_MAIL", "5/hour"),
     },
 }
 
@@ -283,6 +285,23 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
+
+# Mail (README "Mail"): verification links and password resets. With EMAIL_HOST set, or in
+# production, Django's SMTP backend sends them (EMAIL_* from the environment); under
+# `make run` (DEBUG, no EMAIL_HOST) they are printed on the console instead.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_BACKEND = (
+    "django.core.mail.backends.console.EmailBackend"
+    if DEBUG and not EMAIL_HOST
+    else "django.core.mail.backends.smtp.EmailBackend"
+)
+EMAIL_HOST = EMAIL_HOST or "localhost"
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Reversi <noreply@localhost>")
 
 # Security (README "Security"). Behind a reverse proxy that ends TLS, DJANGO_HTTPS (on by
 # default unless DEBUG) turns on HSTS, secure cookies and the redirect to https, and

@@ -1,17 +1,28 @@
-"""API of accounts: sign-up, tokens, who you are, and a player's public profile."""
+"""API of accounts: sign-up, tokens, who you are, a player's public profile; the account's
+e-mail address, password, data download and deletion (issue 14 §7)."""
 
-from django.contrib.auth import authenticate, get_user_model, login, password_validation
+from django.contrib.auth import (
+    authenticate,
+    get_user_model,
+    login,
+    password_validation,
+    update_session_auth_hash,
+)
+from django.contrib.auth.models import AbstractBaseUser, User
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import NotAuthenticated
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.accounts import selectors
+from games.accounts import emails, personal_data, selectors
+from games.accounts.forms import VerifiedEmailPasswordResetForm
 from games.public import GUEST_SESSION_KEY
 from games.shared.api import StrictSerializer, validated, with_errors
 from games.shared.errors import NotFound, ServiceError
@@ -73,6 +84,10 @@ class CredentialsSerializer(StrictSerializer):
 
 
 class SignupSerializer(CredentialsSerializer):
+    email = serializers.EmailField(
+        required=False, allow_blank=True, help_text="optional; mailed a link to verify it"
+    )
+
     def validate_username(self, value: str) -> str:
         """The account model's own username rules (letters, digits and @ . + - _)."""
         get_user_model()._meta.get_field("username").run_validators(value)
@@ -100,12 +115,7 @@ class SignupView(APIView):
             enforce_csrf(request)
         user_model = get_user_model()
         candidate = user_model(username=data["username"])
-        try:
-            password_validation.validate_password(data["password"], candidate)
-        except DjangoValidationError as error:
-            raise ServiceError(
-                "weak_password", field="password", reasons=" ".join(error.messages)
-            ) from error
+        _check_password_strength(data["password"], candidate)
         try:
             with transaction.atomic():
                 user = user_model.objects.create_user(data["username"], password=data["password"])
@@ -113,9 +123,16 @@ class SignupView(APIView):
             raise ServiceError("username_taken", field="username") from error
         if guest:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        sent = bool(data.get("email")) and emails.change_email(
+            user=user, email=data["email"], request=request._request
+        )
         token = Token.objects.create(user=user)
         return Response(
-            {"token": token.key, "user": {"id": user.pk, "username": user.username}},
+            {
+                "token": token.key,
+                "user": {"id": user.pk, "username": user.username},
+                "email_sent": sent,
+            },
             status=status.HTTP_201_CREATED,
         )
 
@@ -192,17 +209,177 @@ class LeaderboardView(APIView):
 
 
 class MeView(APIView):
-    """Who the request is: an account or a guest."""
+    """Who the request is: an account (with its e-mail address and whether it is verified) or
+    a guest."""
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request) -> Response:
-        if request.user.is_authenticated:
+        if isinstance(request.user, AbstractBaseUser):
             user = request.user
-            rating = selectors.rating_of(user.pk)
             return Response(
-                {"guest": False, "id": user.pk, "username": user.username, "rating": rating}
+                {
+                    "guest": False,
+                    "id": user.pk,
+                    "username": user.get_username(),
+                    "rating": selectors.rating_of(user.pk),
+                    "email": emails.email_of(user),
+                    "email_verified": emails.is_verified(user),
+                }
             )
         return Response({"guest": True, "id": None, "username": None, "rating": None})
+
+
+EMAIL_STATE_SCHEMA = inline_serializer(
+    "EmailState",
+    {
+        "email": serializers.EmailField(allow_blank=True),
+        "email_verified": serializers.BooleanField(),
+        "email_sent": serializers.BooleanField(
+            help_text="a verification link was mailed now (false: none was needed, or the mail "
+            "server did not answer: send it again later)"
+        ),
+    },
+)
+
+
+class EmailSerializer(StrictSerializer):
+    email = serializers.EmailField(allow_blank=True, help_text='"" removes the address')
+
+
+class PasswordResetSerializer(StrictSerializer):
+    email = serializers.EmailField(help_text="the account's verified address")
+
+
+class PasswordSerializer(StrictSerializer):
+    password = serializers.CharField(max_length=128, style={"input_type": "password"})
+
+
+class PasswordChangeSerializer(StrictSerializer):
+    old_password = serializers.CharField(max_length=128, style={"input_type": "password"})
+    new_password = serializers.CharField(max_length=128, style={"input_type": "password"})
+
+
+class AccountView(APIView):
+    """An endpoint of the signed-in account (a guest gets 403)."""
+
+    permission_classes = [IsAuthenticated]
+
+    def account(self, request: Request) -> User:
+        if not isinstance(request.user, User):
+            raise NotAuthenticated()
+        return request.user
+
+
+class EmailView(AccountView):
+    """Set, change or remove (``""``) the account's e-mail address; a new address is mailed a
+    link that verifies it."""
+
+    throttle_scope = "mail"
+
+    @extend_schema(
+        request=EmailSerializer, responses=with_errors({200: EMAIL_STATE_SCHEMA}, 400, 403)
+    )
+    def post(self, request: Request) -> Response:
+        user = self.account(request)
+        data = validated(EmailSerializer, request.data)
+        sent = emails.change_email(user=user, email=data["email"], request=request._request)
+        return Response(_email_state(user, sent=sent))
+
+
+class EmailVerificationView(AccountView):
+    """Mail the account's address a new verification link."""
+
+    throttle_scope = "mail"
+
+    @extend_schema(
+        request=None, responses=with_errors({202: EMAIL_STATE_SCHEMA}, 400, 403, 409, 503)
+    )
+    def post(self, request: Request) -> Response:
+        user = self.account(request)
+        emails.send_verification(user=user, request=request._request)
+        return Response(_email_state(user, sent=True), status=status.HTTP_202_ACCEPTED)
+
+
+class PasswordResetView(APIView):
+    """Mail a password-reset link to the accounts whose verified address this is (Django's
+    reset form and link); the answer is the same whether there is one or not."""
+
+    authentication_classes: list = []
+    permission_classes: list = []
+    throttle_scope = "mail"
+
+    @extend_schema(request=PasswordResetSerializer, responses=with_errors({202: None}, 400))
+    def post(self, request: Request) -> Response:
+        data = validated(PasswordResetSerializer, request.data)
+        form = VerifiedEmailPasswordResetForm({"email": data["email"]})
+        form.full_clean()  # the serializer has checked the address
+        form.save(
+            request=request._request,
+            use_https=request.is_secure(),
+            email_template_name="accounts/password_reset_email.txt",
+            subject_template_name="accounts/password_reset_subject.txt",
+        )
+        return Response(status=status.HTTP_202_ACCEPTED)
+
+
+class PasswordChangeView(AccountView):
+    """Change the account's password (the old one first); the API token stays valid."""
+
+    throttle_scope = "auth"
+
+    @extend_schema(request=PasswordChangeSerializer, responses=with_errors({204: None}, 400, 403))
+    def post(self, request: Request) -> Response:
+        user = self.account(request)
+        data = validated(PasswordChangeSerializer, request.data)
+        if not user.check_password(data["old_password"]):
+            raise ServiceError("wrong_password", field="old_password")
+        _check_password_strength(data["new_password"], user, field="new_password")
+        user.set_password(data["new_password"])
+        user.save(update_fields=["password"])
+        update_session_auth_hash(request._request, user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class AccountDataView(AccountView):
+    """Everything the site keeps of the account (profile, ratings, games with their records,
+    comments), as one JSON document."""
+
+    @extend_schema(responses=with_errors({200: OpenApiTypes.OBJECT}, 403))
+    def get(self, request: Request) -> Response:
+        return Response(personal_data.account_data(self.account(request)))
+
+
+class DeleteAccountView(AccountView):
+    """Delete the account (its password again): its finished games stay, their seats shown as
+    a deleted player; its comments stay, anonymised. Refused (409) while it has games in
+    progress."""
+
+    throttle_scope = "auth"
+
+    @extend_schema(request=PasswordSerializer, responses=with_errors({204: None}, 400, 403, 409))
+    def post(self, request: Request) -> Response:
+        user = self.account(request)
+        data = validated(PasswordSerializer, request.data)
+        personal_data.delete_account(user=user, password=data["password"])
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+def _email_state(user: AbstractBaseUser, *, sent: bool) -> dict[str, object]:
+    return {
+        "email": emails.email_of(user),
+        "email_verified": emails.is_verified(user),
+        "email_sent": sent,
+    }
+
+
+def _check_password_strength(password: str, user: User, *, field: str = "password") -> None:
+    """Django's password validators; a weak password is a 400 naming ``field``."""
+    try:
+        password_validation.validate_password(password, user)
+    except DjangoValidationError as error:
+        raise ServiceError(
+            "weak_password", field=field, reasons=" ".join(error.messages)
+        ) from error
 
 
 class PlayerProfileView(APIView):

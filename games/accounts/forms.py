@@ -1,10 +1,49 @@
 """Forms of the account pages (Django's auth forms, labelled for our languages)."""
 
-from django.contrib.auth.forms import UserCreationForm
+from collections.abc import Iterator
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
+from django.utils.translation import gettext_lazy as _
+
+from games.accounts import emails
+
+EMAIL_HELP = _("Optional: to reset a forgotten password. We send you a link to verify it.")
 
 
 class SignupForm(UserCreationForm):
-    """A new account: a username and a password typed twice (Django's validators apply)."""
+    """A new account: a username, an optional e-mail address and a password typed twice
+    (Django's validators apply)."""
 
     class Meta(UserCreationForm.Meta):
-        fields = ("username",)
+        fields = ("username", "email")
+        help_texts = {"email": EMAIL_HELP}
+
+
+class EmailForm(forms.ModelForm):
+    """The account's e-mail address (empty removes it)."""
+
+    class Meta:
+        model = get_user_model()
+        fields = ("email",)
+        help_texts = {"email": EMAIL_HELP}
+
+
+class DeleteAccountForm(forms.Form):
+    """Deleting an account asks for its password."""
+
+    password = forms.CharField(
+        label=_("Password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+
+class VerifiedEmailPasswordResetForm(PasswordResetForm):
+    """Django's reset form, sending the link only to a verified address: an address nobody has
+    shown to be theirs never receives a way into the account."""
+
+    def get_users(self, email: str) -> Iterator[Any]:
+        return (user for user in super().get_users(email) if emails.is_verified(user))

@@ -74,3 +74,22 @@ class RatingChange(models.Model):
     def delta(self) -> int:
         """The change, rounded to whole points as the pages show it."""
         return round(self.rating_after) - round(self.rating_before)
+
+
+class EmailVerification(models.Model):
+    """Whether an account's e-mail address (``User.email``) is verified (issue 14 §7): the
+    address the link was sent to and when its owner followed it. Verified only while ``email``
+    is still the account's address; a new address starts unverified."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="email_verification"
+    )
+    email = models.EmailField()
+    verified_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "accounts_emailverification"
+
+    def __str__(self) -> str:
+        state = "verified" if self.verified_at else "unverified"
+        return f"{self.user_id}: {self.email} ({state})"

@@ -8,3 +8,6 @@ class CommunityConfig(AppConfig):
     name = "games.community"
     label = "community"
     verbose_name = "Community"
+
+    def ready(self) -> None:
+        from games.community import receivers  # noqa: F401  (an account's data and deletion)

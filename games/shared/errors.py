@@ -119,6 +119,16 @@ MESSAGES: Mapping[str, Promise] = {
         "Too many wrong passwords for this account from your connection: try again in "
         "%(minutes)d minutes."
     ),
+    "no_email": _("This account has no e-mail address yet."),
+    "email_already_verified": _("This e-mail address is already verified."),
+    "bad_verification_link": _(
+        "This verification link is wrong, has expired or is for another address: send a new one "
+        "from your profile."
+    ),
+    "wrong_password": _("Wrong password."),
+    "games_in_progress": _(
+        "Games in progress: %(count)d. Finish or resign them before you delete the account."
+    ),
     # community
     "invalid_rating": _("Choose one of: %(choices)s."),
     "invalid_action": _("Unknown moderation action."),

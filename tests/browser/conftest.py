@@ -22,6 +22,7 @@ from django.db import connection
 from playwright.sync_api import Browser, Page, sync_playwright
 from pytest_django import DjangoDbBlocker
 
+from tests.mail import Inbox, smtp_server
 from tests.servers import free_port, stop
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,10 +88,20 @@ def numba_warmup() -> subprocess.Popen:
 
 
 @pytest.fixture(scope="package")
-def live_url(numba_warmup: subprocess.Popen, server_database: str) -> Iterator[str]:
+def mail_inbox() -> Iterator[Inbox]:
+    """A real SMTP server that the live server sends its mail to (verification links,
+    password resets)."""
+    with smtp_server() as inbox:
+        yield inbox
+
+
+@pytest.fixture(scope="package")
+def live_url(
+    numba_warmup: subprocess.Popen, server_database: str, mail_inbox: Inbox
+) -> Iterator[str]:
     """Base URL of daphne serving the ASGI app (HTTP + websockets) with a Celery worker."""
     assert numba_warmup.wait() == 0, "python -m ai_worker warmup failed"
-    yield from _serve(server_database)
+    yield from _serve(server_database, mail_port=mail_inbox.port)
 
 
 @pytest.fixture
@@ -113,7 +124,7 @@ def server_sql(server_database: str):
     return execute
 
 
-def _serve(database: str) -> Iterator[str]:
+def _serve(database: str, *, mail_port: int) -> Iterator[str]:
     port = free_port()
     # A private CPU queue: a worker of another checkout or of `make run` on the same Redis
     # database never takes these tasks, and no earlier run left tasks in it.
@@ -125,6 +136,10 @@ def _serve(database: str) -> Iterator[str]:
         "PYTHONUNBUFFERED": "1",
         # a 6-second game for the clock tests, before the offered ones
         "REVERSI_TIME_CONTROLS": f"{SHORT_TIME_CONTROL},{','.join(settings.TIME_CONTROLS)}",
+        # Mail goes to the catcher; its throttle counts outlive a run (Redis), so it is wide.
+        "EMAIL_HOST": "127.0.0.1",
+        "EMAIL_PORT": str(mail_port),
+        "THROTTLE_MAIL": "100/min",
     }
     logs = ROOT / "test-artifacts"
     logs.mkdir(exist_ok=True)

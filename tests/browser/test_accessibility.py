@@ -24,6 +24,7 @@ PAGES = [
     "/changelog/",
     "/accounts/login/",
     "/accounts/signup/",
+    "/accounts/password/reset/",
     "/room/NOPE/",
 ]
 
@@ -47,6 +48,22 @@ def test_no_axe_violation_on_the_plain_pages(new_page, path: str, scheme: str) -
     page = new_page(color_scheme=scheme, bypass_csp=True)
     page.goto(path)
     assert violations(page) == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_axe_violation_on_the_account_pages(new_page, scheme: str) -> None:
+    page = new_page(color_scheme=scheme, bypass_csp=True)
+    page.goto("/accounts/signup/")
+    page.get_by_label("Username").fill(f"axe_{scheme}")
+    page.get_by_label("Email address").fill(f"axe_{scheme}@example.com")
+    page.get_by_label("Password", exact=True).fill("a long passphrase")
+    page.get_by_label("Password confirmation").fill("a long passphrase")
+    page.locator("form.account-form").get_by_role("button", name="Sign up").click()
+    expect(page.locator("#profile-email")).to_contain_text("not verified")
+    assert violations(page) == []  # the own profile, with its message and settings
+    for path in ("/accounts/email/", "/accounts/password/change/", "/accounts/delete/"):
+        page.goto(path)
+        assert violations(page) == [], path
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

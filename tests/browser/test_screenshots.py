@@ -13,7 +13,15 @@ pytestmark = pytest.mark.browser
 
 WIDTHS = {"phone": (375, 740), "desktop": (1440, 900)}
 LANGUAGES = ["en", "ja", "ru"]
-PAGES = ["/", "/how-to-play/", "/community/", "/changelog/", "/accounts/signup/", "/room/NOPE/"]
+PAGES = [
+    "/",
+    "/how-to-play/",
+    "/community/",
+    "/changelog/",
+    "/accounts/signup/",
+    "/accounts/password/reset/",
+    "/room/NOPE/",
+]
 
 
 def check_and_save(page: Page, name: str, width: int) -> None:

@@ -85,3 +85,29 @@ def test_debug_pages_hide_service_addresses_and_secrets(settings) -> None:
     shown = str(get_default_exception_reporter_filter().get_safe_settings())
     assert "hunter2" not in shown
     assert "redis.internal" not in shown
+
+
+def test_mail_is_printed_under_make_run_and_sent_by_smtp_otherwise() -> None:
+    smtp = "'django.core.mail.backends.smtp.EmailBackend'"
+    assert settings_values("EMAIL_BACKEND", DJANGO_DEBUG="1") == [
+        "'django.core.mail.backends.console.EmailBackend'"
+    ]
+    assert settings_values("EMAIL_BACKEND", "EMAIL_HOST", **PRODUCTION) == [smtp, "'localhost'"]
+    mail = {
+        "EMAIL_HOST": "smtp.example.com",
+        "EMAIL_PORT": "587",
+        "EMAIL_HOST_USER": "reversi",
+        "EMAIL_HOST_PASSWORD": "hunter2",
+        "EMAIL_USE_TLS": "true",
+        "DEFAULT_FROM_EMAIL": "Reversi <games@example.com>",
+    }
+    names = ["EMAIL_BACKEND", *mail]
+    assert settings_values(*names, DJANGO_DEBUG="1", **mail) == [
+        smtp,
+        "'smtp.example.com'",
+        "587",
+        "'reversi'",
+        "'hunter2'",
+        "True",
+        "'Reversi <games@example.com>'",
+    ]

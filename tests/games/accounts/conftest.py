@@ -1,5 +1,8 @@
 """Fixtures of the accounts tests: accounts as players and a driver that plays games out."""
 
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
 from django.contrib.auth import get_user_model
 
@@ -7,6 +10,7 @@ from ai_worker.engine import Board
 from games.identity import Player
 from games.models import Game, Seat
 from games.services import cpu, games, rooms
+from tests.mail import Inbox, smtp_server
 
 # A 6x6 game that ends 18-18 (found with the engine).
 DRAW_ON_6X6 = [
@@ -84,3 +88,16 @@ def room_game(
     )
     rooms.join_room(player=white, code=room.code)
     return Game.objects.get(pk=room.game_id)
+
+
+@pytest.fixture
+def inbox(settings: Any) -> Iterator[Inbox]:
+    """A real SMTP server, and Django's SMTP backend pointed at it for this test."""
+    with smtp_server() as catcher:
+        settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+        settings.EMAIL_HOST = "127.0.0.1"
+        settings.EMAIL_PORT = catcher.port
+        settings.EMAIL_USE_TLS = False
+        settings.EMAIL_HOST_USER = ""
+        settings.EMAIL_HOST_PASSWORD = ""
+        yield catcher

@@ -98,10 +98,11 @@ def test_signup_token_and_me(guest: APIClient) -> None:
         ({"username": "dave", "password": "123"}, "weak_password", "password"),
         ({"username": "dave"}, "required", "password"),
         (
-            {"username": "dave", "password": "pale blue hills", "email": "x"},
+            {"username": "dave", "password": "pale blue hills", "mail": "x@example.com"},
             "unknown_field",
-            "email",
+            "mail",
         ),
+        ({"username": "dave", "password": "pale blue hills", "email": "x"}, "invalid", "email"),
     ],
 )
 def test_signup_errors_name_the_field(alice, guest: APIClient, body, code, field) -> None:
