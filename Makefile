@@ -25,7 +25,7 @@ LOCK := $(BIN)/uv pip compile pyproject.toml --universal --python-version 3.11 -
 	--quiet --custom-compile-command "make lock" $(LOCK_ARGS)
 
 .PHONY: run test lint typecheck test-python test-slow test-js bench bench-service fault-test lock screenshots \
-	install install-dev install-js browser db clean
+	install install-dev install-js browser scaling-tools db clean
 
 # The steps of `make test` share one test database: never run them side by side (make -j).
 .NOTPARALLEL:
@@ -63,6 +63,15 @@ browser:
 		echo "Installing Debian's chromium for the browser tests"; \
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk) \
 			|| { echo "Could not install chromium; install it (apt-get install chromium) and retry"; exit 1; }; \
+	}
+
+# Debian's PgBouncer and HAProxy for the scaling tests (tests/games/test_scaling.py): the
+# write path through PgBouncer in transaction mode, web processes behind the compose file's balancer.
+scaling-tools:
+	@test -x /usr/sbin/pgbouncer -a -x /usr/sbin/haproxy || { \
+		echo "Installing Debian's pgbouncer and haproxy for the scaling tests"; \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pgbouncer haproxy) \
+			|| { echo "Could not install them; install them (apt-get install pgbouncer haproxy) and retry"; exit 1; }; \
 	}
 
 db: install
@@ -108,13 +117,14 @@ typecheck: install-dev
 test-js: install-js
 	node --test tests/js/
 
-test-python: install-dev browser
+test-python: install-dev browser scaling-tools
 	$(PY) manage.py ensure_database
 	$(BIN)/pytest
 
-## The tests marked slow (deep perft, hard endgames, a level match), about 2 minutes; the
-## marathon ones (tens of minutes) run by hand: `.venv/bin/pytest -m marathon`.
-test-slow: install-dev
+## The tests marked slow (deep perft, hard endgames, a level match, the service through PgBouncer
+## and behind HAProxy), a few minutes; the marathon ones (tens of minutes) run by hand:
+## `.venv/bin/pytest -m marathon`.
+test-slow: install-dev scaling-tools
 	$(BIN)/pytest -m "slow and not marathon"
 
 bench: install

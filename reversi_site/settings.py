@@ -115,6 +115,17 @@ POSTGRES_POOL = {
     "max_size": POSTGRES_POOL_SIZE,
     "timeout": float(os.environ.get("POSTGRES_POOL_TIMEOUT", "5")),
 }
+# Behind PgBouncer in transaction mode (POSTGRES_PGBOUNCER=1) a connection is PostgreSQL's only
+# for one transaction, so nothing may outlive one: no server-side cursors (Django declares them
+# WITH HOLD outside a transaction, for `.iterator()`) and no prepared statements (psycopg
+# prepares a query run 5 times on a connection; PgBouncer 1.18 keeps none across transactions).
+# The in-process pool stays on: it keeps this process's connections to PgBouncer open (no TCP
+# and auth per request) while PgBouncer shares the few connections to PostgreSQL among every
+# process of every machine (README, Scaling).
+POSTGRES_PGBOUNCER = env_bool("POSTGRES_PGBOUNCER", False)
+POSTGRES_OPTIONS: dict[str, object] = {"pool": POSTGRES_POOL} if POSTGRES_POOL_SIZE else {}
+if POSTGRES_PGBOUNCER:
+    POSTGRES_OPTIONS["prepare_threshold"] = None
 
 DATABASES = {
     "default": {
@@ -130,7 +141,8 @@ DATABASES = {
         else int(os.environ.get("POSTGRES_CONN_MAX_AGE", "0")),
         # Checked before use: by the pool when it hands one out, else at each request's start.
         "CONN_HEALTH_CHECKS": True,
-        "OPTIONS": {"pool": POSTGRES_POOL} if POSTGRES_POOL_SIZE else {},
+        "OPTIONS": POSTGRES_OPTIONS,
+        "DISABLE_SERVER_SIDE_CURSORS": POSTGRES_PGBOUNCER,
     }
 }
 
@@ -174,6 +186,11 @@ CACHES = {
     }
 }
 
+# The channel layer's Redis servers: CHANNEL_REDIS_URLS, comma-separated, shards it over several
+# (channels_redis hashes each group and channel onto one of them; every process must list the
+# same servers in the same order); by default REDIS_URL alone.
+CHANNEL_REDIS_URLS = env_list("CHANNEL_REDIS_URLS", REDIS_URL)
+
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
@@ -185,7 +202,7 @@ CHANNEL_LAYERS = {
         # The keys carry the database's name: stacks that share one Redis database (a test
         # run, a benchmark, `make run`) number their games alike and must not hear each other.
         "CONFIG": {
-            "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
+            "hosts": [{"address": url, "socket_timeout": 30} for url in CHANNEL_REDIS_URLS],
             "capacity": 5000,
             "prefix": f"asgi-{DATABASES['default']['NAME']}",
         },

@@ -1,17 +1,21 @@
-"""Servers for the tests that need a real ASGI server (daphne) and Celery worker as processes,
-and a private redis-server: started on free ports, stopped (or killed) afterwards."""
+"""Servers for the tests that need a real ASGI server (daphne, uvicorn) and Celery worker as
+processes, a private redis-server, PgBouncer and HAProxy: started on free ports, stopped (or
+killed) afterwards."""
 
 import os
 import secrets
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
+import pytest
 import redis
 from django.conf import settings
 
@@ -47,26 +51,33 @@ def daphne(env: Mapping[str, str], *, ready_path: str = "/healthz") -> Iterator[
     """daphne serving the site with ``env`` added to this environment; yields its base URL once
     ``ready_path`` answers (any status: a server whose database is down still answers)."""
     port = free_port()
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "daphne",
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "reversi_site.asgi:application",
-        ],
-        cwd=ROOT,
-        env=os.environ | dict(env),
-    )
+    command = ["-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "reversi_site.asgi:application"]
+    with serving([sys.executable, *command], port, env, ready_path) as url:
+        yield url
+
+
+@contextmanager
+def uvicorn(env: Mapping[str, str], *, ready_path: str = "/healthz") -> Iterator[str]:
+    """One uvicorn process serving the site (as `make run` starts them), like ``daphne``."""
+    port = free_port()
+    command = ["-m", "uvicorn", "reversi_site.asgi:application", "--port", str(port)]
+    with serving([sys.executable, *command, "--no-access-log"], port, env, ready_path) as url:
+        yield url
+
+
+@contextmanager
+def serving(
+    command: list[str], port: int, env: Mapping[str, str], ready_path: str = "/healthz"
+) -> Iterator[str]:
+    """``command`` run with ``env`` added, serving HTTP on ``port``; yields its base URL once
+    ``ready_path`` answers (any status), stopped afterwards."""
+    process = subprocess.Popen(command, cwd=ROOT, env=os.environ | dict(env))
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + START_SECONDS
         while True:
             if process.poll() is not None:
-                raise RuntimeError(f"daphne exited with {process.returncode}")
+                raise RuntimeError(f"{command[0]} exited with {process.returncode}")
             try:
                 httpx.get(url + ready_path, timeout=5)
                 break
@@ -148,3 +159,86 @@ def celery_worker(queue: str, env: Mapping[str, str]) -> Iterator[subprocess.Pop
     finally:
         stop(process)
         redis.Redis.from_url(settings.REDIS_URL).delete(queue, f"{queue}-strong")
+
+
+def tool(name: str) -> str:
+    """The path of Debian's ``name`` (pgbouncer, haproxy: /usr/sbin is not always on PATH);
+    the test is skipped where it is not installed (`apt-get install pgbouncer haproxy`)."""
+    path = shutil.which(name) or shutil.which(name, path="/usr/sbin")
+    if path is None:
+        pytest.skip(f"{name} is not installed (apt-get install {name})")
+    return path
+
+
+@contextmanager
+def pgbouncer(database: Mapping[str, object], **settings: str) -> Iterator[int]:
+    """A private PgBouncer in transaction mode in front of ``database`` (Django's settings dict),
+    on a free port (yielded); ``settings`` add to or override its [pgbouncer] section. Its log
+    is checked afterwards: an error there fails the test."""
+    port = free_port()
+    user = str(database["USER"])
+    options = {
+        "listen_addr": "127.0.0.1",
+        "listen_port": str(port),
+        "unix_socket_dir": "",
+        "pool_mode": "transaction",
+        "auth_type": "trust",
+        "admin_users": user,
+    } | settings
+    with tempfile.TemporaryDirectory() as folder:
+        config = Path(folder)
+        (config / "users.txt").write_text(f'"{user}" ""\n')
+        lines = [f"{key} = {value}" for key, value in options.items()]
+        target = f"host={database['HOST']} port={database['PORT']} user={user}"
+        (config / "pgbouncer.ini").write_text(
+            "\n".join(["[databases]", f"* = {target}", "[pgbouncer]", *lines])
+            + f"\nauth_file = {config / 'users.txt'}\n"
+        )
+        # PgBouncer refuses to run as root: it then drops to the postgres user, who reads this.
+        config.chmod(0o755)
+        command = [tool("pgbouncer"), str(config / "pgbouncer.ini")]
+        if os.geteuid() == 0:
+            command[1:1] = ["-u", "postgres"]
+        log = config / "pgbouncer.log"
+        with log.open("w") as output:
+            process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
+        try:
+            wait_for_port(port, process)
+            yield port
+        finally:
+            stop(process)
+        errors = [line for line in log.read_text().splitlines() if " ERROR " in line]
+        assert not errors, errors
+
+
+@contextmanager
+def haproxy(config: str, port: int) -> Iterator[Path]:
+    """Debian's HAProxy running ``config`` (text), listening on ``port``; yields the file its
+    log goes to (stdout), stopped afterwards."""
+    with tempfile.TemporaryDirectory() as folder:
+        config_file, log = Path(folder) / "haproxy.cfg", Path(folder) / "haproxy.log"
+        config_file.write_text(config)
+        with log.open("w") as output:
+            process = subprocess.Popen(
+                [tool("haproxy"), "-db", "-f", str(config_file)], stdout=output, stderr=output
+            )
+        try:
+            wait_for_port(port, process)
+            yield log
+        finally:
+            stop(process)
+
+
+def wait_for_port(port: int, process: subprocess.Popen) -> None:
+    """Return once something listens on ``port`` of 127.0.0.1; raise if ``process`` exits."""
+    deadline = time.monotonic() + START_SECONDS
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"{process.args[0]} exited with {process.returncode}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
