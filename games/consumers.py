@@ -17,20 +17,22 @@ from asgiref.sync import ThreadSensitiveContext
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.urls import path, re_path
-from rest_framework.authtoken.models import Token
 
 from games import presenters, selectors
+from games.accounts.tokens import token_of
 from games.identity import Player, player_from_session
 from games.models import Game
 from games.services import cpu, events, presence, watching
 from games.shared.errors import NotFound
+from games.shared.permissions import READ_SCOPE
 
 SEAT_CHANGES = {"started", "joined", "takeover"}
-TOKEN_KEY = re.compile(r"[0-9a-f]{40}")  # the form of DRF's token keys
+TOKEN_KEY = re.compile(r"[0-9a-f]{40}")  # the form of an access token's secret
 
 
 class TokenAuthMiddleware:
-    """Websocket auth for API clients: ``?token=<key>`` sets the scope's user."""
+    """Websocket auth for API clients: ``?token=<secret>`` (an access token with the "read"
+    scope) sets the scope's user."""
 
     def __init__(self, inner: object) -> None:
         self.inner = inner
@@ -46,8 +48,8 @@ class TokenAuthMiddleware:
 
 @database_sync_to_async
 def _token_user(key: str) -> object | None:
-    token = Token.objects.select_related("user").filter(key=key).first()
-    return token.user if token else None
+    token = token_of(key)
+    return token.user if token and token.allows(READ_SCOPE) else None
 
 
 @database_sync_to_async

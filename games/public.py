@@ -7,6 +7,9 @@
 - ``GUEST_SESSION_KEY``: the session key of a guest's identity.
 - ``provide_ratings``: the ratings app tells the game service an account's rating in a speed
   class (quick pairing by rating range, the lobby, the watch page's order); ``rating_of`` reads.
+- ``provide_bots``: the accounts app tells the game service which accounts are bots (seats show
+  "BOT", bots stay out of the lobby); ``bots_among`` reads.
+- ``has_played``: whether an account has ever held a seat (only such an account may turn bot).
 """
 
 from dataclasses import dataclass
@@ -16,9 +19,10 @@ from django.dispatch import Signal
 from ai_worker.engine import COLOR_NAMES
 from games import presenters
 from games.identity import GUEST_SESSION_KEY
-from games.models import Game
+from games.models import Game, Seat
 from games.policy import TIME_CLASSES, UNTIMED
 from games.selectors import SEATS
+from games.shared.bots import bots_among, provide_bots
 from games.shared.ratings import provide_ratings, rating_of
 
 __all__ = [
@@ -27,9 +31,12 @@ __all__ = [
     "FinishedGame",
     "FinishedGameEntry",
     "FinishedSeat",
+    "bots_among",
     "finished_games_of",
     "game_finished",
     "game_ratings",
+    "has_played",
+    "provide_bots",
     "provide_ratings",
     "rating_of",
     "ratings_requested",
@@ -132,3 +139,8 @@ def _entry(game: Game, user_id: int) -> FinishedGameEntry:
         draw=bool(result.get("draw")),
         finished_at=game.updated_at.isoformat(),
     )
+
+
+def has_played(user_id: int) -> bool:
+    """Whether the account has held a seat in any game (finished or not)."""
+    return Seat.objects.filter(user_id=user_id).exists()

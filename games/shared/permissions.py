@@ -26,3 +26,32 @@ def enforce_csrf(request: Request) -> None:
         SessionAuthentication().enforce_csrf(request)
     except exceptions.PermissionDenied as error:
         raise Forbidden("csrf_failed") from error
+
+
+class TokenScopes(permissions.BasePermission):
+    """A request made with an access token (``request.auth`` has ``allows(scope)``) needs its
+    scope: "read" to read, the view's ``write_scope`` ("play" unless it names another) to write;
+    a view whose ``write_scope`` is None takes no token at all (managing tokens). Refused with
+    403 ``write_scope``. Sessions are not limited."""
+
+    def has_permission(self, request: Request, view: object) -> bool:
+        token = request.auth
+        if not hasattr(token, "allows"):
+            return True
+        scope = required_scope(request.method or "GET", view)
+        if scope is None:
+            raise Forbidden("token_not_allowed")
+        if not token.allows(scope):
+            raise Forbidden("write_scope", scope=scope)
+        return True
+
+
+def required_scope(method: str, view: object) -> str | None:
+    """The token scope a request of ``method`` to ``view`` needs (None: no token may)."""
+    if method in permissions.SAFE_METHODS:
+        return READ_SCOPE
+    return getattr(view, "write_scope", PLAY_SCOPE)
+
+
+READ_SCOPE = "read"
+PLAY_SCOPE = "play"

@@ -7,7 +7,6 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.contrib.sessions.backends.db import SessionStore
-from rest_framework.authtoken.models import Token
 
 from games.identity import GUEST_SESSION_KEY, Player
 from games.models import Game, Seat
@@ -31,8 +30,8 @@ async def receive_until(socket: Socket, kind: str) -> dict:
 
 @database_sync_to_async
 def token_player(alice) -> tuple[str, Player]:
-    _, player = alice
-    return Token.objects.get(user_id=player.user_id).key, player
+    client, player = alice
+    return client._credentials["HTTP_AUTHORIZATION"].split()[1], player
 
 
 @database_sync_to_async
