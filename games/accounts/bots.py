@@ -5,6 +5,7 @@ lichess), and stays a bot."""
 
 from collections.abc import Collection
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
@@ -17,7 +18,7 @@ def upgrade_to_bot(*, user: AbstractBaseUser) -> None:
     """Make the account a bot; refused (409 ``bot_has_played``) once it has held a seat. An
     account that already is a bot stays one (repeating the upgrade changes nothing)."""
     with transaction.atomic():
-        type(user).objects.select_for_update().filter(pk=user.pk).first()
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
         if BotAccount.objects.filter(user_id=user.pk).exists():
             return
         if has_played(user.pk):

@@ -9,6 +9,7 @@ import secrets
 from collections.abc import Iterable
 from datetime import timedelta
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
@@ -41,7 +42,7 @@ def issue_token(
     secret = secrets.token_hex(SECRET_BYTES)
     with transaction.atomic():
         # The account's row is the lock: two requests at once cannot both pass the cap.
-        type(user).objects.select_for_update().filter(pk=user.pk).first()
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
         if AccessToken.objects.filter(user=user).count() >= TOKENS_PER_ACCOUNT:
             raise Conflict("too_many_tokens", limit=TOKENS_PER_ACCOUNT)
         token = AccessToken.objects.create(

@@ -19,6 +19,14 @@ urlpatterns = [
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="setup"), name="logout"),
     path("accounts/profile/", views.own_profile, name="profile"),
+    path(
+        "accounts/tokens/", throttled_form("auth")(views.create_token), name="profile-token-create"
+    ),
+    path(
+        "accounts/tokens/<int:token_id>/revoke/",
+        views.revoke_token,
+        name="profile-token-revoke",
+    ),
     path("players/<str:username>/", views.player_profile, name="player"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("api/auth/signup/", api.SignupView.as_view(), name="api-signup"),

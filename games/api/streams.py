@@ -153,6 +153,7 @@ async def account_lines(user_id: int, renew: Callable[[], Awaitable[None]]) -> A
         group_messages([events.user_group(user_id), events.games_group(user_id)], renew)
     ) as messages:
         await anext(messages)
+        yield b"\n"  # subscribed: the answer's headers leave now (a server sends them with it)
         for event in await sync_to_async(_open_events)(user_id):
             yield line(event)
         async for message in messages:

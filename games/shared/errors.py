@@ -145,7 +145,7 @@ MESSAGES: Mapping[str, Promise] = {
     "bad_scopes": _("Choose one or more scopes among: %(scopes)s."),
     "too_many_tokens": _("An account holds at most %(limit)d tokens: revoke one first."),
     "token_not_found": _("There is no such token."),
-    "write_scope": _("This token lacks the scope “%(scope)s”."),
+    "token_scope": _("This token lacks the scope “%(scope)s”."),
     "token_not_allowed": _("Tokens are managed from a signed-in browser, not with a token."),
     "not_signed_in": _("Sign in, or send an access token."),
     "bot_has_played": _("Only an account that has never played may become a bot."),

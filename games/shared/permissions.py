@@ -32,7 +32,7 @@ class TokenScopes(permissions.BasePermission):
     """A request made with an access token (``request.auth`` has ``allows(scope)``) needs its
     scope: "read" to read, the view's ``write_scope`` ("play" unless it names another) to write;
     a view whose ``write_scope`` is None takes no token at all (managing tokens). Refused with
-    403 ``write_scope``. Sessions are not limited."""
+    403 ``token_scope``. Sessions are not limited."""
 
     def has_permission(self, request: Request, view: object) -> bool:
         token = request.auth
@@ -42,7 +42,7 @@ class TokenScopes(permissions.BasePermission):
         if scope is None:
             raise Forbidden("token_not_allowed")
         if not token.allows(scope):
-            raise Forbidden("write_scope", scope=scope)
+            raise Forbidden("token_scope", scope=scope)
         return True
 
 
