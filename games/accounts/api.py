@@ -77,7 +77,9 @@ class CredentialsSerializer(StrictSerializer):
 
 class TokenTermsSerializer(StrictSerializer):
     name = serializers.CharField(max_length=100, default="API token")
-    scopes = serializers.MultipleChoiceField(choices=AccessToken.SCOPES, default=AccessToken.SCOPES)
+    scopes = serializers.MultipleChoiceField(
+        choices=AccessToken.SCOPES, default=set(AccessToken.SCOPES)
+    )
 
 
 class TokenRequestSerializer(CredentialsSerializer, TokenTermsSerializer):

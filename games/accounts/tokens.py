@@ -43,10 +43,10 @@ def issue_token(
     with transaction.atomic():
         # The account's row is the lock: two requests at once cannot both pass the cap.
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()
-        if AccessToken.objects.filter(user=user).count() >= TOKENS_PER_ACCOUNT:
+        if AccessToken.objects.filter(user_id=user.pk).count() >= TOKENS_PER_ACCOUNT:
             raise Conflict("too_many_tokens", limit=TOKENS_PER_ACCOUNT)
         token = AccessToken.objects.create(
-            user=user,
+            user_id=user.pk,
             name=name,
             key_hash=digest(secret),
             prefix=secret[:PREFIX_LENGTH],
@@ -57,7 +57,7 @@ def issue_token(
 
 def revoke_token(*, user: AbstractBaseUser, token_id: int) -> None:
     """Delete one of the account's tokens; another's, or one already gone, is not found."""
-    deleted, _ = AccessToken.objects.filter(user=user, pk=token_id).delete()
+    deleted, _ = AccessToken.objects.filter(user_id=user.pk, pk=token_id).delete()
     if not deleted:
         raise NotFound("token_not_found")
 

@@ -19,7 +19,7 @@ streams open at once (``games.shared.streams``).
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from contextlib import aclosing
 
 import redis.asyncio
@@ -41,7 +41,7 @@ from games.shared.api import with_errors
 from games.shared.errors import Unauthenticated
 
 NDJSON = "application/x-ndjson"
-CHALLENGE_EVENTS = {  # a challenge's status -> the event stream's type; others go unsaid
+CHALLENGE_EVENTS: dict[str, str] = {  # a challenge's status -> the stream's type; others unsaid
     Challenge.Status.PENDING: "challenge",
     Challenge.Status.DECLINED: "challengeDeclined",
     Challenge.Status.CANCELLED: "challengeCanceled",
@@ -96,7 +96,7 @@ def _response(
 
 async def group_messages(
     groups: list[str], renew: Callable[[], Awaitable[None]]
-) -> AsyncIterator[dict | None]:
+) -> AsyncGenerator[dict | None]:
     """The channel-layer messages sent to ``groups`` from now on; None every keep-alive period
     without one (the subscriptions and the stream's slot renewed then)."""
     layer = get_channel_layer()
