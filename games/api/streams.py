@@ -97,26 +97,29 @@ def _response(
 async def group_messages(
     groups: list[str], renew: Callable[[], Awaitable[None]]
 ) -> AsyncGenerator[dict | None]:
-    """The channel-layer messages sent to ``groups`` from now on; None every keep-alive period
-    without one (the subscriptions and the stream's slot renewed then)."""
+    """The channel-layer messages sent to ``groups`` from now on, and None every keep-alive
+    period, busy or not (the subscriptions and the stream's slot renewed then)."""
     layer = get_channel_layer()
     channel = await layer.new_channel()
     for group in groups:
         await layer.group_add(group, channel)
     receiving = asyncio.ensure_future(layer.receive(channel))
+    clock = asyncio.get_running_loop()
+    beat = clock.time() + policy.STREAM_KEEPALIVE
     try:
         yield None  # subscribed: the caller reads what was before, then what comes
         while True:
-            done, _ = await asyncio.wait({receiving}, timeout=policy.STREAM_KEEPALIVE)
-            if not done:
+            done, _ = await asyncio.wait({receiving}, timeout=max(0.0, beat - clock.time()))
+            if done:
+                message = receiving.result()
+                receiving = asyncio.ensure_future(layer.receive(channel))
+                yield message
+            if clock.time() >= beat:
+                beat = clock.time() + policy.STREAM_KEEPALIVE
                 for group in groups:  # the layer's memberships lapse too
                     await layer.group_add(group, channel)
                 await renew()
                 yield None
-                continue
-            message = receiving.result()
-            receiving = asyncio.ensure_future(layer.receive(channel))
-            yield message
     finally:
         receiving.cancel()
         for group in groups:
