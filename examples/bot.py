@@ -40,12 +40,19 @@ def access_token(url: str, username: str, password: str) -> str:
 
 
 def play(client: httpx.Client, game_id: str) -> None:
-    """Follow one game's stream; move whenever the state says it is our turn."""
+    """Follow one game's stream; move whenever it says it is our turn. ``gameFull`` has the
+    whole state (``you``: our colours); a ``gameState`` event has the whole state, or for a
+    move only what changed (``to_move``, ``legal_moves``, ``ply``, ``status`` either way)."""
+    you: list[str] = []
     for event in lines(client, f"/api/bot/game/stream/{game_id}/"):
-        state = event["state"] if event["type"] == "gameFull" else event["event"]["state"]
+        if event["type"] == "gameFull":
+            state = event["state"]
+            you = state["you"]
+        else:
+            state = event["event"].get("state", event["event"])
         if state["status"] == "finished":
             return
-        if state["to_move"] in state["you"] and state["legal_moves"]:
+        if state["to_move"] in you and state["legal_moves"]:
             move = random.choice(sorted(state["legal_moves"]))
             answer = client.post(
                 f"/api/games/{game_id}/moves/", json={"move": move, "ply": state["ply"]}
