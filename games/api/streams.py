@@ -10,8 +10,9 @@ and the game's groups, ``games.services.events``), never the database in a loop.
   (``{"type", "challenge": presenters.ChallengeState}``).
 - ``GET /api/bot/game/stream/<id>``: one game. First ``{"type": "gameFull", "state": ...}``
   (the state as ``GET /api/games/<id>/`` answers it), then ``{"type": "gameState", "event":
-  ...}`` for each change, the event as the game's websocket sends it; it ends after the game
-  does.
+  ...}`` for each change, the event as the game's websocket sends this viewer (a move's small
+  event, any other change with the whole state), in order of version; it ends after the game
+  does. Presence is not streamed.
 
 An account (session or a token with the "read" scope) may hold ``policy.STREAMS_PER_ACCOUNT``
 streams open at once (``games.shared.streams``).
@@ -23,7 +24,6 @@ from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from contextlib import aclosing
 
 import redis.asyncio
-from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.http import StreamingHttpResponse
@@ -33,6 +33,7 @@ from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from games import policy, presenters, selectors
+from games.consumers import in_pool
 from games.identity import Player
 from games.models import Challenge, Game
 from games.services import cpu, events
@@ -46,7 +47,6 @@ CHALLENGE_EVENTS: dict[str, str] = {  # a challenge's status -> the stream's typ
     Challenge.Status.DECLINED: "challengeDeclined",
     Challenge.Status.CANCELLED: "challengeCanceled",
 }
-SEAT_CHANGES = {"started", "joined", "takeover"}  # the viewer's colours may have changed
 
 
 def line(event: object) -> bytes:
@@ -157,7 +157,7 @@ async def account_lines(user_id: int, renew: Callable[[], Awaitable[None]]) -> A
     ) as messages:
         await anext(messages)
         yield b"\n"  # subscribed: the answer's headers leave now (a server sends them with it)
-        for event in await sync_to_async(_open_events)(user_id):
+        for event in await in_pool(_open_events)(user_id):
             yield line(event)
         async for message in messages:
             said = stream_event(message["event"]) if message else None
@@ -181,31 +181,27 @@ def _game_full(game_id: int, player: Player) -> presenters.GameState:
     return presenters.game_state(cpu.watched_game(game_id=game_id), viewer=player)
 
 
-def _viewer_colors(game_id: int, player: Player) -> list[str]:
-    return selectors.viewer_colors(Game.objects.get(pk=game_id), player)
-
-
 async def game_lines(
     game_id: int, player: Player, renew: Callable[[], Awaitable[None]]
 ) -> AsyncIterator[bytes]:
+    view = presenters.viewer_key(player)
     async with aclosing(group_messages([events.game_group(game_id)], renew)) as messages:
         await anext(messages)
-        state = await sync_to_async(_game_full)(game_id, player)
+        state = await in_pool(_game_full)(game_id, player)
         yield line({"type": "gameFull", "state": state})
         if state["status"] == Game.Status.FINISHED:
             return
-        version, you = state["version"], state["you"]
+        version = state["version"]
         async for message in messages:
             if message is None:
                 yield b"\n"
                 continue
-            event = message["event"]
-            if event["version"] <= version:  # already in what this viewer has
+            # Presence is no change of the game (no version); an older version is in the state.
+            if message["type"] != "game.event" or message["version"] <= version:
                 continue
-            version = event["version"]
-            if event["type"] in SEAT_CHANGES:
-                you = await sync_to_async(_viewer_colors)(game_id, player)
-            seen = presenters.seen_by(event["state"], you=you)
-            yield line({"type": "gameState", "event": presenters.game_event(event["type"], seen)})
-            if seen["status"] == Game.Status.FINISHED:
+            version = message["version"]
+            texts = message["texts"]
+            event = json.loads(texts.get(view) or texts[events.SPECTATOR])
+            yield line({"type": "gameState", "event": event})
+            if event.get("state", event)["status"] == Game.Status.FINISHED:
                 return

@@ -175,17 +175,23 @@ def test_the_game_stream_sends_the_full_state_then_each_change(
         assert alice.post(f"/api/games/{game_id}/moves/", json={"move": "d3", "ply": 0}).is_success
         moved = bobs.next_event()
         assert moved["type"] == "gameState"
-        assert moved["event"]["type"] == "move"
-        assert moved["event"]["version"] > full["state"]["version"]
-        assert (moved["event"]["state"]["to_move"], moved["event"]["state"]["you"]) == (
-            "white",
-            ["white"],
-        )
-        assert carols.next_event()["event"]["state"]["room"]["code"] is None
+        event = moved["event"]  # the websocket's small move event
+        assert (event["type"], event["ply"], event["move"]["move"]) == ("move", 1, "d3")
+        assert event["version"] == full["state"]["version"] + 1
+        assert (event["to_move"], "c3" in event["legal_moves"]) == ("white", True)
+        assert carols.next_event()["event"] == event  # the same for every viewer
+
+        assert bob.post(f"/api/games/{game_id}/draw/", json={"action": "offer"}).is_success
+        offered = bobs.next_event()["event"]  # a change with the whole state, as bob sees it
+        assert (offered["type"], offered["state"]["you"]) == ("draw_offer", ["white"])
+        assert offered["state"]["room"]["code"] == room.code
+        watched_offer = carols.next_event()["event"]
+        assert (watched_offer["state"]["you"], watched_offer["state"]["room"]["code"]) == ([], None)
 
         assert bob.post(f"/api/games/{game_id}/resign/").status_code == 200
         resigned = bobs.next_event()["event"]
         assert (resigned["type"], resigned["state"]["status"]) == ("resign", "finished")
+        assert resigned["version"] == offered["version"] + 1
         assert list(bobs.lines) == []  # the stream ends with the game
 
     with stream(carol, path) as late:  # a finished game: its state, and the end

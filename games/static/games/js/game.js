@@ -12,6 +12,7 @@ import {
   boardShape,
   cellAt,
   clockLeft,
+  followMove,
   formatClock,
   normalizeState,
   parseSquare,
@@ -27,6 +28,7 @@ let gameId = app.dataset.gameId || null;
 const roomCode = app.dataset.roomCode || null;
 let roomUrl = null; // the room's join link, from the rooms API (set before any state is drawn)
 let state = null;
+let shown = null; // the API state that `state` was made from (websocket move events apply to it)
 let live = null;
 let busy = false;
 let review = null; // the finished game's move list and analysis (review.js)
@@ -339,6 +341,7 @@ function apply(raw) {
   const previous = state;
   if (previous && next.id === previous.id && next.version < previous.version) return;
   state = next;
+  shown = raw;
   const pending = new Map();
   const colors = new Map();
   const last = next.lastMove;
@@ -356,6 +359,28 @@ function apply(raw) {
   if (pending.size) board.animateFlips(last.flips, colors);
 }
 
+/**
+ * A websocket message: a whole state (on connect, on a resync and for changes other than moves),
+ * a move event, applied when it follows the shown state (after a gap in the versions the page
+ * asks for the state again; an event it already has, e.g. from its own POST, is dropped), or who
+ * is at the board (the seats, the number of spectators and the clocks, read at the version it
+ * carries: one older than the shown state is dropped, the shown state's presence being newer).
+ */
+function receive(message) {
+  if (message.state) {
+    apply(message.state);
+  } else if (message.type === "move" && shown && message.version > shown.version) {
+    const next = followMove(shown, message);
+    if (next) apply(next);
+    else live.resync(shown.version);
+  } else if (message.type === "presence" && shown && message.version === shown.version) {
+    const { seats, spectators, clock, server_time } = message;
+    apply({ ...shown, seats, spectators, clock, server_time });
+  } else if (message.type === "presence" && shown && message.version > shown.version) {
+    live.resync(shown.version);
+  }
+}
+
 async function refresh() {
   apply(await api("GET", `/api/games/${gameId}/`));
 }
@@ -364,7 +389,7 @@ function follow(id) {
   live?.close();
   gameId = String(id);
   live = new LiveGame(gameId, {
-    onMessage: (message) => message.state && apply(message.state),
+    onMessage: (message) => receive(message),
     onStatus: (online) => {
       show($("offline"), !online);
       app.dataset.online = String(online);
