@@ -11,10 +11,10 @@ presence (the 2-minute rule); anyone else watches as a spectator (counted while 
 never gets the room's join link. A socket on ``/ws/lobby/`` (``LobbyConsumer``) hears of the
 open seeks and its account's challenges.
 
-Who may connect (``SocketGate``): an API client sends ``Authorization: Token <key>`` and needs no
-``Origin``; a browser (session cookie) must come from the site's own origin, port included.
-Refusals are accepted, then closed with a code a client can read: 4401 a bad token, 4403 a
-foreign origin, 4404 an unknown game or address.
+Who may connect (``SocketGate``): an API client sends ``Authorization: Token <secret>`` (an access
+token with the "read" scope) and needs no ``Origin``; a browser (session cookie) must come from
+the site's own origin, port included. Refusals are accepted, then closed with a code a client
+can read: 4401 a bad token, 4403 a foreign origin, 4404 an unknown game or address.
 """
 
 import asyncio
@@ -28,13 +28,14 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.db import close_old_connections
 from django.urls import path, re_path
-from rest_framework.authtoken.models import Token
 
 from games import presenters, selectors
+from games.accounts.tokens import TokenAuthentication, token_of
 from games.identity import Player, player_from_session
 from games.services import cpu, events, presence, watching
 from games.shared import presence as presence_store
 from games.shared.errors import NotFound
+from games.shared.permissions import READ_SCOPE
 
 CLOSE_BAD_TOKEN = 4401
 CLOSE_FORBIDDEN = 4403
@@ -122,12 +123,13 @@ def origin_allowed(headers: dict[bytes, bytes]) -> bool:
 
 @in_pool
 def _token_user(authorization: str) -> object | None:
-    """The user of ``Token <key>``; None for anything else (a malformed or unknown key)."""
-    scheme, _, key = authorization.partition(" ")
-    if scheme.lower() != "token" or not key.strip().isalnum():
+    """The user of ``Token <secret>`` (or ``Bearer``), an access token with the "read" scope;
+    None for anything else (a malformed, unknown or revoked token, another scope)."""
+    scheme, _, secret = authorization.partition(" ")
+    if scheme.lower() not in TokenAuthentication.keywords or not secret.strip().isalnum():
         return None
-    token = Token.objects.select_related("user").filter(key=key.strip()).first()
-    return token.user if token and token.user.is_active else None
+    token = token_of(secret)
+    return token.user if token and token.allows(READ_SCOPE) else None
 
 
 @in_pool

@@ -45,6 +45,11 @@ FLAG_TASK_PRIORITY = 0
 FLAG_TASK_HORIZON = timedelta(minutes=30)
 FLAG_SWEEP_EVERY = timedelta(seconds=15)
 
+# Streams for API clients and bots (games.api.streams): an empty line this often (seconds), and
+# at most this many open at once per account (an event stream and a game stream per game).
+STREAM_KEEPALIVE = 5.0
+STREAMS_PER_ACCOUNT = 8
+
 
 def takeover_allowed_at(absent_since: datetime) -> datetime:
     """When the CPU may take the seat of a player away since ``absent_since``."""

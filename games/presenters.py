@@ -19,6 +19,7 @@ from games.identity import Player
 from games.models import Challenge, Game, GameReview, PositionAnalysis, Room, Seat, Seek
 from games.models import Move as MoveRecord
 from games.shared import presence as presence_store
+from games.shared.bots import bots_among
 from games.shared.ratings import rating_of
 from games.shared.time_controls import TimeControl, speed_of
 
@@ -81,6 +82,7 @@ class SeatState(TypedDict):
     level: str | None
     name: str | None
     account: str | None  # the signed-in player's name
+    bot: bool  # the account is a bot (shown "BOT")
     taken: bool
     connected: bool
     absent_since: str | None
@@ -275,11 +277,36 @@ class ChallengeState(TypedDict):
     url: str | None
 
 
-class UserEvent(TypedDict):
-    """A change of one of the account's challenges, pushed to its lobby sockets."""
+class ChallengeEvent(TypedDict):
+    """A change of one of the account's challenges, pushed to its lobby sockets and streams."""
 
-    type: str
+    type: Literal["challenge"]
     challenge: ChallengeState
+
+
+class AccountGame(TypedDict):
+    """One of an account's games as its event stream announces it (issue 14 §6): ``colors`` the
+    account's, ``stream`` the address of the game's own stream, ``result`` once finished."""
+
+    id: str
+    url: str
+    stream: str
+    colors: list[str]
+    opponents: list[str]
+    variant: dict[str, Any]
+    rated: bool
+    time_control: str | None
+    result: GameResult | None
+
+
+class AccountGameEvent(TypedDict):
+    """An account's game has started (``gameStart``) or finished (``gameFinish``)."""
+
+    type: Literal["gameStart", "gameFinish"]
+    game: AccountGame
+
+
+UserEvent = ChallengeEvent | AccountGameEvent
 
 
 class LiveGame(TypedDict):
@@ -333,16 +360,27 @@ def room_of(game: Game) -> Room | None:
 
 
 def game_state(
-    game: Game, *, board: Board | None = None, viewer: Player | None = None
+    game: Game,
+    *,
+    board: Board | None = None,
+    viewer: Player | None = None,
+    bots: set[int] | None = None,
 ) -> GameState:
     """The state of a game as ``viewer`` sees it (``seen_by``): ``you`` lists the colours they
     play, and only a seat learns the room's join link.
 
     Reads the game's seats, moves and room from the query's cache when it has them (see
-    ``games.selectors.games_of``).
+    ``games.selectors.games_of``); ``bots``, the bot accounts among its seats, when known.
     """
-    state = _seats_state(game, board=board, viewer=viewer)
+    state = _seats_state(game, board=board, viewer=viewer, bots=bots)
     return seen_by(state, you=state["you"])
+
+
+def game_states(games: Iterable[Game], *, viewer: Player | None) -> list[GameState]:
+    """``game_state`` of each game, the bot accounts among their seats looked up once."""
+    listed = list(games)
+    bots = bots_among([seat.user_id for game in listed for seat in game.seats.all()])
+    return [game_state(game, viewer=viewer, bots=bots) for game in listed]
 
 
 def event_state(game: Game, *, board: Board | None = None) -> GameState:
@@ -361,7 +399,9 @@ def seen_by(state: GameState, *, you: list[str]) -> GameState:
     return {**state, "you": you, "url": play_url(state["id"]), "room": room}
 
 
-def _seats_state(game: Game, *, board: Board | None, viewer: Player | None) -> GameState:
+def _seats_state(
+    game: Game, *, board: Board | None, viewer: Player | None, bots: set[int] | None = None
+) -> GameState:
     board = board or Board.from_text(game.position)
     seats = list(game.seats.all())
     record = list(game.moves.all())
@@ -397,7 +437,7 @@ def _seats_state(game: Game, *, board: Board | None, viewer: Player | None) -> G
             "used": game.hint_count,
             "current": _pending_hint(game.hint),
         },
-        "seats": seat_states(game),
+        "seats": seat_states(game, bots=bots),
         "you": [COLOR_NAMES[seat.color] for seat in seats if viewer and viewer.holds(seat)],
         "room": _room_summary(room),
         "clock": _clock_state(game, board, now),
@@ -631,6 +671,22 @@ def challenge_state(challenge: Challenge, *, viewer_id: int) -> ChallengeState:
     }
 
 
+def account_game(game: Game, *, user_id: int) -> AccountGame:
+    """``game`` as the account ``user_id`` (one of its seats) sees it in its event stream."""
+    seats = list(game.seats.all())
+    return {
+        "id": game.public_id,
+        "url": page_url(game),
+        "stream": reverse("api-game-stream", args=[game.public_id]),
+        "colors": [COLOR_NAMES[seat.color] for seat in seats if seat.user_id == user_id],
+        "opponents": [seat_name(seat) or "Guest" for seat in seats if seat.user_id != user_id],
+        "variant": game.variant,
+        "rated": game.rated,
+        "time_control": game.time_control or None,
+        "result": game.result,
+    }
+
+
 def watch_state(
     games: Iterable[tuple[Game, int | None, int]], online: tuple[list[str], int]
 ) -> WatchState:
@@ -771,12 +827,18 @@ def _pass_notice(record: list[MoveRecord]) -> PassNotice | None:
     return {"ply": entry.ply, "color": name, "text": f"{name.capitalize()} passes: no legal move"}
 
 
-def seat_states(game: Game) -> list[SeatState]:
-    """The game's seats, with their presence (``games.shared.presence``, one Redis round trip)."""
+def seat_states(game: Game, *, bots: set[int] | None = None) -> list[SeatState]:
+    """The game's seats, with their presence (``games.shared.presence``, one Redis round trip);
+    ``bots``, the bot accounts among them, when known."""
     seats = list(game.seats.all())
+    if bots is None:
+        bots = bots_among([seat.user_id for seat in seats])
     takeover = game.status == Game.Status.ACTIVE and game.mode == Game.Mode.ROOM
     seen = presence_store.read(game_id=game.pk, colors=[seat.color for seat in seats])
-    return [_seat_state(seat, takeover=takeover, seen=seen[seat.color]) for seat in seats]
+    return [
+        _seat_state(seat, takeover=takeover, seen=seen[seat.color], bot=seat.user_id in bots)
+        for seat in seats
+    ]
 
 
 def presence_event(game: Game) -> PresenceEvent:
@@ -793,9 +855,11 @@ def presence_event(game: Game) -> PresenceEvent:
     }
 
 
-def _seat_state(seat: Seat, *, takeover: bool, seen: presence_store.SeatPresence) -> SeatState:
+def _seat_state(
+    seat: Seat, *, takeover: bool, seen: presence_store.SeatPresence, bot: bool
+) -> SeatState:
     """A seat; ``takeover_at`` (when ``takeover`` applies: an active room) is when the CPU may
-    take the seat of its absent player (M3)."""
+    take the seat of its absent player (M3); ``bot``: its account is a bot."""
     person = seat.kind == Seat.Kind.HUMAN and seat.is_taken
     absent_since = presence_store.absence_start(seat.absent_since, seen) if person else None
     return {
@@ -804,6 +868,7 @@ def _seat_state(seat: Seat, *, takeover: bool, seen: presence_store.SeatPresence
         "level": seat.level or None,
         "name": seat_name(seat),
         "account": seat.user.get_username() if seat.user_id is not None and seat.user else None,
+        "bot": bot,
         "taken": seat.is_taken,
         "connected": seen.connected,
         "absent_since": absent_since.isoformat() if absent_since else None,

@@ -9,6 +9,9 @@
   games stay, their seats named ``DELETED_PLAYER``; ``games.services.departures``).
 - ``provide_ratings``: the ratings app tells the game service an account's rating in a speed
   class (quick pairing by rating range, the lobby, the watch page's order); ``rating_of`` reads.
+- ``provide_bots``: the accounts app tells the game service which accounts are bots (seats show
+  "BOT", bots stay out of the lobby); ``bots_among`` reads.
+- ``has_played``: whether an account has ever held a seat (only such an account may turn bot).
 """
 
 from dataclasses import dataclass
@@ -18,10 +21,11 @@ from django.dispatch import Signal
 from ai_worker.engine import COLOR_NAMES
 from games import presenters
 from games.identity import GUEST_SESSION_KEY
-from games.models import Game
+from games.models import Game, Seat
 from games.policy import TIME_CLASSES, UNTIMED
 from games.selectors import SEATS
 from games.services.departures import DELETED_PLAYER
+from games.shared.bots import bots_among, provide_bots
 from games.shared.ratings import provide_ratings, rating_of
 
 __all__ = [
@@ -32,9 +36,12 @@ __all__ = [
     "FinishedGameEntry",
     "FinishedSeat",
     "active_game_count",
+    "bots_among",
     "finished_games_of",
     "game_finished",
     "game_ratings",
+    "has_played",
+    "provide_bots",
     "provide_ratings",
     "rating_of",
     "ratings_requested",
@@ -142,3 +149,8 @@ def _entry(game: Game, user_id: int) -> FinishedGameEntry:
 def active_game_count(user_id: int) -> int:
     """How many games in progress the account holds a seat of."""
     return Game.objects.filter(seats__user_id=user_id, status=Game.Status.ACTIVE).distinct().count()
+
+
+def has_played(user_id: int) -> bool:
+    """Whether the account has held a seat in any game (finished or not)."""
+    return Seat.objects.filter(user_id=user_id).exists()

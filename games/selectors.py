@@ -109,6 +109,16 @@ def challenges_of(user_id: int, *, limit: int) -> QuerySet[Challenge]:
     )
 
 
+def pending_challenges_of(user_id: int) -> QuerySet[Challenge]:
+    """The account's challenges, sent and received, still waiting for an answer, oldest first."""
+    return (
+        Challenge.objects.filter(Q(challenger_id=user_id) | Q(challenged_id=user_id))
+        .filter(status=Challenge.Status.PENDING, expires_at__gt=timezone.now())
+        .select_related("challenger", "challenged", "room")
+        .order_by("created_at")
+    )
+
+
 LIVE_GAME_CANDIDATES = 200
 
 

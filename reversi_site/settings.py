@@ -48,7 +48,6 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "axes",
@@ -249,7 +248,8 @@ TIME_CONTROLS = env_list("REVERSI_TIME_CONTROLS", "1+0,3+2,5+3,10+0,1d,3d,7d")
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "games.shared.schema.ThrottledWritesSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        # Personal access tokens with scopes (issue 14 §6): "Token <secret>" or "Bearer <secret>".
+        "games.accounts.tokens.TokenAuthentication",
         "games.shared.permissions.CsrfSessionAuthentication",
     ],
     # JSON only: form and multipart bodies silently drop nested fields (a room's seats).
@@ -260,8 +260,12 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "EXCEPTION_HANDLER": "games.shared.api.api_exception_handler",
-    # A guest's write must carry the CSRF token, as a signed-in session's does.
-    "DEFAULT_PERMISSION_CLASSES": ["games.shared.permissions.GuestWritesNeedCsrf"],
+    # A guest's write must carry the CSRF token, as a signed-in session's does; a request with
+    # an access token needs the token's scope for it.
+    "DEFAULT_PERMISSION_CLASSES": [
+        "games.shared.permissions.GuestWritesNeedCsrf",
+        "games.shared.permissions.TokenScopes",
+    ],
     # Every write is throttled per account (or per client address for guests): the view's
     # `throttle_scope` names its rate, "write" when it names none (games.shared.throttles).
     "DEFAULT_THROTTLE_CLASSES": ["games.shared.throttles.WriteRateThrottle"],

@@ -1,5 +1,5 @@
-"""API of accounts: sign-up, tokens, who you are, a player's public profile; the account's
-e-mail address, password, data download and deletion (issue 14 §7)."""
+"""API of accounts: sign-up, access tokens, bot accounts, who you are, a player's public
+profile; the account's e-mail address, password, data download and deletion (issue 14 §7)."""
 
 from django.contrib.auth import (
     authenticate,
@@ -14,19 +14,19 @@ from django.db import IntegrityError, transaction
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
-from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.accounts import emails, personal_data, selectors
+from games.accounts import bots, emails, personal_data, selectors, tokens
 from games.accounts.forms import VerifiedEmailPasswordResetForm
+from games.accounts.models import AccessToken
 from games.public import GUEST_SESSION_KEY
 from games.shared.api import StrictSerializer, validated, with_errors
-from games.shared.errors import NotFound, ServiceError
-from games.shared.permissions import enforce_csrf
+from games.shared.errors import NotFound, ServiceError, Unauthenticated
+from games.shared.permissions import GuestWritesNeedCsrf, TokenScopes, enforce_csrf
 
 GAME_COUNTS_SCHEMA = inline_serializer(
     "PlayerGameCounts",
@@ -41,6 +41,7 @@ PROFILE_SCHEMA = inline_serializer(
     "PlayerProfile",
     {
         "username": serializers.CharField(),
+        "bot": serializers.BooleanField(help_text="a bot account (shown BOT)"),
         "rating": serializers.IntegerField(
             help_text="the untimed class's Glicko-2 rating (everyone starts at 1500)"
         ),
@@ -83,10 +84,22 @@ class CredentialsSerializer(StrictSerializer):
     password = serializers.CharField(max_length=128, style={"input_type": "password"})
 
 
+class TokenTermsSerializer(StrictSerializer):
+    name = serializers.CharField(max_length=100, default="API token")
+    scopes = serializers.MultipleChoiceField(
+        choices=AccessToken.SCOPES, default=set(AccessToken.SCOPES)
+    )
+
+
+class TokenRequestSerializer(CredentialsSerializer, TokenTermsSerializer):
+    pass
+
+
 class SignupSerializer(CredentialsSerializer):
     email = serializers.EmailField(
         required=False, allow_blank=True, help_text="optional; mailed a link to verify it"
     )
+    bot = serializers.BooleanField(default=False, help_text="a bot account (plays via the API)")
 
     def validate_username(self, value: str) -> str:
         """The account model's own username rules (letters, digits and @ . + - _)."""
@@ -95,7 +108,8 @@ class SignupSerializer(CredentialsSerializer):
 
 
 class SignupView(APIView):
-    """Create an account; answers its API token.
+    """Create an account (a bot account with ``"bot": true``); answers an access token with
+    every scope.
 
     A browser that has played as a guest is signed in to the new account, which takes over its
     games (``games.services.guests.claim_games_on_login``), so it plays on in the same browser.
@@ -119,6 +133,8 @@ class SignupView(APIView):
         try:
             with transaction.atomic():
                 user = user_model.objects.create_user(data["username"], password=data["password"])
+                if data["bot"]:
+                    bots.upgrade_to_bot(user=user)
         except IntegrityError as error:
             raise ServiceError("username_taken", field="username") from error
         if guest:
@@ -126,36 +142,118 @@ class SignupView(APIView):
         sent = bool(data.get("email")) and emails.change_email(
             user=user, email=data["email"], request=request._request
         )
-        token = Token.objects.create(user=user)
+        _, secret = tokens.issue_token(user=user, name="sign-up")
         return Response(
             {
-                "token": token.key,
-                "user": {"id": user.pk, "username": user.username},
+                "token": secret,
+                "user": {"id": user.pk, "username": user.username, "bot": data["bot"]},
                 "email_sent": sent,
             },
             status=status.HTTP_201_CREATED,
         )
 
 
+TOKEN_LIST_SCHEMA = inline_serializer(
+    "AccessToken",
+    many=True,
+    fields={
+        "id": serializers.IntegerField(),
+        "name": serializers.CharField(),
+        "prefix": serializers.CharField(help_text="the secret's first characters"),
+        "scopes": serializers.ListField(child=serializers.ChoiceField(AccessToken.SCOPES)),
+        "created_at": serializers.DateTimeField(),
+        "last_used_at": serializers.DateTimeField(allow_null=True),
+    },
+)
+NEW_TOKEN_SCHEMA = inline_serializer(
+    "NewAccessToken",
+    {
+        "token": serializers.CharField(help_text="the secret, shown this once"),
+        "id": serializers.IntegerField(),
+        "name": serializers.CharField(),
+        "scopes": serializers.ListField(child=serializers.ChoiceField(AccessToken.SCOPES)),
+    },
+)
+
+
+def _new_token(user: AbstractBaseUser, terms: dict, *, answer_status: int) -> Response:
+    token, secret = tokens.issue_token(user=user, name=terms["name"], scopes=terms["scopes"])
+    return Response(
+        {"token": secret, "id": token.pk, "name": token.name, "scopes": token.scopes},
+        status=answer_status,
+    )
+
+
 class TokenView(APIView):
-    """Exchange a username and password for the account's API token."""
+    """Exchange a username and password for a new access token (``name`` and ``scopes``
+    optional: "API token" with every scope)."""
 
     authentication_classes: list = []
     permission_classes: list = []
     throttle_scope = "auth"
 
     @extend_schema(
-        request=CredentialsSerializer, responses=with_errors({200: OpenApiTypes.OBJECT}, 400)
+        request=TokenRequestSerializer, responses=with_errors({200: NEW_TOKEN_SCHEMA}, 400, 409)
     )
     def post(self, request: Request) -> Response:
-        data = validated(CredentialsSerializer, request.data)
+        data = validated(TokenRequestSerializer, request.data)
         # Django's request: django-axes marks a locked-out login on it, and its middleware
         # answers 429 (games.accounts.lockout).
         user = authenticate(request._request, username=data["username"], password=data["password"])
         if user is None:
             raise ServiceError("invalid_credentials")
-        token, _ = Token.objects.get_or_create(user=user)
-        return Response({"token": token.key})
+        return _new_token(user, data, answer_status=status.HTTP_200_OK)  # 200 as it always was
+
+
+class TokenListView(APIView):
+    """``GET``: your access tokens (never their secrets); ``POST``: a new one, from a signed-in
+    browser (no token makes tokens)."""
+
+    write_scope = None
+    throttle_scope = "auth"
+
+    @extend_schema(responses=with_errors({200: TOKEN_LIST_SCHEMA}, 401, 403))
+    def get(self, request: Request) -> Response:
+        return Response(selectors.tokens_of(_signed_in(request).pk))
+
+    @extend_schema(
+        request=TokenTermsSerializer,
+        responses=with_errors({201: NEW_TOKEN_SCHEMA}, 400, 401, 403, 409),
+    )
+    def post(self, request: Request) -> Response:
+        user = _signed_in(request)
+        terms = validated(TokenTermsSerializer, request.data)
+        return _new_token(user, terms, answer_status=status.HTTP_201_CREATED)
+
+
+class TokenDetailView(APIView):
+    """``DELETE``: revoke one of your access tokens at once (from a signed-in browser)."""
+
+    write_scope = None
+
+    @extend_schema(request=None, responses=with_errors({204: None}, 401, 403, 404))
+    def delete(self, request: Request, token_id: int) -> Response:
+        tokens.revoke_token(user=_signed_in(request), token_id=token_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class BotUpgradeView(APIView):
+    """Make your account a bot (lichess's ``/api/bot/account/upgrade``): only before it has
+    played; a bot then meets people by challenge only."""
+
+    write_scope = "play"
+
+    @extend_schema(request=None, responses=with_errors({200: OpenApiTypes.OBJECT}, 401, 403, 409))
+    def post(self, request: Request) -> Response:
+        user = _signed_in(request)
+        bots.upgrade_to_bot(user=user)
+        return Response({"username": user.get_username(), "bot": True})
+
+
+def _signed_in(request: Request) -> AbstractBaseUser:
+    if not isinstance(request.user, AbstractBaseUser):
+        raise Unauthenticated("not_signed_in")
+    return request.user
 
 
 LEADERBOARD_SCHEMA = inline_serializer(
@@ -221,12 +319,13 @@ class MeView(APIView):
                     "guest": False,
                     "id": user.pk,
                     "username": user.get_username(),
+                    "bot": bots.is_bot(user.pk),
                     "rating": selectors.rating_of(user.pk),
                     "email": emails.email_of(user),
                     "email_verified": emails.is_verified(user),
                 }
             )
-        return Response({"guest": True, "id": None, "username": None, "rating": None})
+        return Response({"guest": True, "id": None, "username": None, "bot": False, "rating": None})
 
 
 EMAIL_STATE_SCHEMA = inline_serializer(
@@ -260,9 +359,10 @@ class PasswordChangeSerializer(StrictSerializer):
 
 
 class AccountView(APIView):
-    """An endpoint of the signed-in account (a guest gets 403)."""
+    """An endpoint of the signed-in account (a guest gets 403). The API's default permissions
+    still hold: an access token reads it with the "read" scope and changes it with "play"."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [GuestWritesNeedCsrf, TokenScopes, IsAuthenticated]
 
     def account(self, request: Request) -> User:
         if not isinstance(request.user, User):

@@ -2,7 +2,7 @@ from django.apps import AppConfig
 
 
 class AccountsConfig(AppConfig):
-    """Accounts (spec M5): sign-up, log-in, profiles and the Elo rating."""
+    """Accounts (spec M5): sign-up, log-in, profiles, ratings, bots and access tokens."""
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "games.accounts"
@@ -11,9 +11,11 @@ class AccountsConfig(AppConfig):
 
     def ready(self) -> None:
         from games.accounts import (
+            bots,
             receivers,  # noqa: F401  (rates games when they finish)
             selectors,
         )
-        from games.public import provide_ratings
+        from games.public import provide_bots, provide_ratings
 
         provide_ratings(lambda user_id, speed: selectors.rating_of(user_id, speed))
+        provide_bots(bots.bot_ids)

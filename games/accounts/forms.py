@@ -9,6 +9,7 @@ from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from games.accounts import emails
+from games.accounts.models import AccessToken
 
 EMAIL_HELP = _("Optional: to reset a forgotten password. We send you a link to verify it.")
 
@@ -47,3 +48,19 @@ class VerifiedEmailPasswordResetForm(PasswordResetForm):
 
     def get_users(self, email: str) -> Iterator[Any]:
         return (user for user in super().get_users(email) if emails.is_verified(user))
+
+
+class TokenForm(forms.Form):
+    """A new access token on the profile page: a name and its scopes."""
+
+    name = forms.CharField(label=_("Token name"), max_length=100)
+    scopes = forms.MultipleChoiceField(
+        label=_("Scopes"),
+        choices=[
+            (AccessToken.READ, _("read: your games, challenges and streams")),
+            (AccessToken.PLAY, _("play: create games, move, resign, become a bot")),
+            (AccessToken.CHALLENGE, _("challenge: send and answer challenges")),
+        ],
+        widget=forms.CheckboxSelectMultiple,
+        initial=[AccessToken.READ],
+    )

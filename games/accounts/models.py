@@ -1,9 +1,10 @@
-"""Models of the player ratings (spec M5, issue 14 §3); their tables keep the names they had in
-``games``. One rating per account and class: a Glicko-2 rating per time class of 2-player
-games, an OpenSkill rating (``rating`` is its mu, ``deviation`` its sigma) for 3-4 player
-tables."""
+"""Models of the player ratings (spec M5, issue 14 §3), bot accounts and access tokens (issue 14
+§6); the ratings' tables keep the names they had in ``games``. One rating per account and
+class: a Glicko-2 rating per time class of 2-player games, an OpenSkill rating (``rating`` is
+its mu, ``deviation`` its sigma) for 3-4 player tables."""
 
 from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
 from django.db import models
 
 INITIAL_RATING = 1500.0  # the Glicko-2 library's defaults, and OpenSkill's scaled to them
@@ -93,3 +94,45 @@ class EmailVerification(models.Model):
     def __str__(self) -> str:
         state = "verified" if self.verified_at else "unverified"
         return f"{self.user_id}: {self.email} ({state})"
+
+
+class BotAccount(models.Model):
+    """The mark of a bot account (issue 14 §6): it plays through the API only, and is shown as
+    "BOT" on its profile and at its seats. Set at sign-up, or by an upgrade before the account
+    has played (``games.accounts.services.upgrade_to_bot``)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="bot"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"bot {self.user_id}"
+
+
+class AccessToken(models.Model):
+    """A personal access token: named, with scopes (``SCOPES``), revocable (deleted). Only the
+    SHA-256 of its secret is kept (``games.accounts.tokens``); ``prefix`` is its first
+    characters, for the owner to tell tokens apart."""
+
+    READ = "read"
+    PLAY = "play"
+    CHALLENGE = "challenge"
+    SCOPES = (READ, PLAY, CHALLENGE)
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="access_tokens"
+    )
+    name = models.CharField(max_length=100)
+    key_hash = models.CharField(max_length=64, unique=True)
+    prefix = models.CharField(max_length=8)
+    scopes = ArrayField(models.CharField(max_length=16))
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…) of {self.user_id}"
+
+    def allows(self, scope: str) -> bool:
+        """Whether the token was given ``scope``."""
+        return scope in self.scopes

@@ -7,7 +7,14 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import BooleanField, Case, Sum, Value, When
 from django.urls import reverse
 
-from games.accounts.models import INITIAL_RATING, TABLES, PlayerRating, RatingChange
+from games.accounts.models import (
+    INITIAL_RATING,
+    TABLES,
+    AccessToken,
+    BotAccount,
+    PlayerRating,
+    RatingChange,
+)
 from games.accounts.services import PROVISIONAL_DEVIATION, is_provisional
 from games.public import TIME_CLASSES, FinishedGameEntry, finished_games_of
 
@@ -48,6 +55,7 @@ class ClassRating(TypedDict):
 
 class PlayerProfile(TypedDict):
     username: str
+    bot: bool
     rating: int
     provisional: bool
     ratings: list[ClassRating]
@@ -94,6 +102,7 @@ def player_profile(user: AbstractBaseUser) -> PlayerProfile:
     main = _class_rating(rows[MAIN_CLASS])
     return {
         "username": user.get_username(),
+        "bot": BotAccount.objects.filter(user_id=user.pk).exists(),
         "rating": main["rating"],
         "provisional": main["provisional"],
         "ratings": ratings,
@@ -105,6 +114,32 @@ def player_profile(user: AbstractBaseUser) -> PlayerProfile:
         },
         "recent_games": recent_games(user),
     }
+
+
+class TokenEntry(TypedDict):
+    """One of the account's access tokens as its owner sees it (never its secret)."""
+
+    id: int
+    name: str
+    prefix: str
+    scopes: list[str]
+    created_at: str
+    last_used_at: str | None
+
+
+def tokens_of(user_id: int) -> list[TokenEntry]:
+    """The account's access tokens, newest first."""
+    return [
+        {
+            "id": token.pk,
+            "name": token.name,
+            "prefix": token.prefix,
+            "scopes": token.scopes,
+            "created_at": token.created_at.isoformat(),
+            "last_used_at": token.last_used_at.isoformat() if token.last_used_at else None,
+        }
+        for token in AccessToken.objects.filter(user_id=user_id).order_by("-created_at", "-pk")
+    ]
 
 
 def leaderboard(rating_class: str, *, limit: int = LEADERBOARD_SIZE) -> list[LeaderboardEntry]:

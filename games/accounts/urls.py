@@ -20,6 +20,14 @@ urlpatterns = [
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="setup"), name="logout"),
     path("accounts/profile/", views.own_profile, name="profile"),
+    path(
+        "accounts/tokens/", throttled_form("auth")(views.create_token), name="profile-token-create"
+    ),
+    path(
+        "accounts/tokens/<int:token_id>/revoke/",
+        views.revoke_token,
+        name="profile-token-revoke",
+    ),
     path("players/<str:username>/", views.player_profile, name="player"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("accounts/email/", throttled_form("mail")(views.change_email), name="change-email"),
@@ -88,6 +96,9 @@ urlpatterns = [
     path("api/auth/signup/", api.SignupView.as_view(), name="api-signup"),
     path("api/auth/token/", api.TokenView.as_view(), name="api-token"),
     path("api/auth/password-reset/", api.PasswordResetView.as_view(), name="api-password-reset"),
+    path("api/tokens/", api.TokenListView.as_view(), name="api-tokens"),
+    path("api/tokens/<int:token_id>/", api.TokenDetailView.as_view(), name="api-token-detail"),
+    path("api/bot/account/upgrade/", api.BotUpgradeView.as_view(), name="api-bot-upgrade"),
     path("api/me/", api.MeView.as_view(), name="api-me"),
     path("api/me/email/", api.EmailView.as_view(), name="api-me-email"),
     path(

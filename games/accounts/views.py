@@ -13,8 +13,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games.accounts import emails, personal_data, selectors
-from games.accounts.forms import DeleteAccountForm, EmailForm, SignupForm
+from games.accounts import emails, personal_data, selectors, tokens
+from games.accounts.forms import DeleteAccountForm, EmailForm, SignupForm, TokenForm
 from games.shared.errors import ServiceError
 
 
@@ -37,8 +37,37 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def own_profile(request: HttpRequest) -> HttpResponse:
-    """The signed-in player's own profile, with the account's settings."""
+    """The signed-in player's own profile, with the account's settings and access tokens."""
     return _profile_page(request, _account(request))
+
+
+@login_required
+@require_http_methods(["POST"])
+def create_token(request: HttpRequest) -> HttpResponse:
+    """Make an access token and show its secret, this once, on the profile page."""
+    user = _account(request)
+    form = TokenForm(request.POST)
+    secret = None
+    if form.is_valid():
+        try:
+            _, secret = tokens.issue_token(
+                user=user, name=form.cleaned_data["name"], scopes=form.cleaned_data["scopes"]
+            )
+        except ServiceError as error:
+            form.add_error(None, error.message)
+    status = 200 if secret else 400
+    return _profile_page(request, user, token_form=form, new_secret=secret, status=status)
+
+
+@login_required
+@require_http_methods(["POST"])
+def revoke_token(request: HttpRequest, token_id: int) -> HttpResponse:
+    """Revoke one of the account's access tokens; back to the profile page."""
+    try:
+        tokens.revoke_token(user=_account(request), token_id=token_id)
+    except ServiceError as error:
+        raise Http404 from error
+    return redirect("profile")
 
 
 def player_profile(request: HttpRequest, username: str) -> HttpResponse:
@@ -49,14 +78,26 @@ def player_profile(request: HttpRequest, username: str) -> HttpResponse:
     return _profile_page(request, user)
 
 
-def _profile_page(request: HttpRequest, user: AbstractBaseUser) -> HttpResponse:
+def _profile_page(
+    request: HttpRequest,
+    user: AbstractBaseUser,
+    *,
+    token_form: TokenForm | None = None,
+    new_secret: str | None = None,
+    status: int = 200,
+) -> HttpResponse:
     profile = selectors.player_profile(user)
     own = request.user.is_authenticated and request.user.pk == user.pk
     context = {"profile": profile, "own": own}
     if own:
         context["email"] = emails.email_of(user)
         context["email_verified"] = emails.is_verified(user)
-    return render(request, "accounts/profile.html", context)
+        context |= {
+            "tokens": selectors.tokens_of(user.pk),
+            "token_form": TokenForm() if token_form is None or new_secret else token_form,
+            "new_secret": new_secret,
+        }
+    return render(request, "accounts/profile.html", context, status=status)
 
 
 @login_required

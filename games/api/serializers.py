@@ -279,6 +279,7 @@ class SeatStateSerializer(ShapeSerializer):
     level = serializers.ChoiceField(choices=LEVELS, allow_null=True)
     name = serializers.CharField(allow_null=True)
     account = serializers.CharField(allow_null=True, help_text="the signed-in player's name")
+    bot = serializers.BooleanField(help_text="the account is a bot (shown BOT)")
     taken = serializers.BooleanField()
     connected = serializers.BooleanField()
     absent_since = serializers.DateTimeField(allow_null=True)

@@ -3,7 +3,7 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from games.api import views
+from games.api import streams, views
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
@@ -35,6 +35,12 @@ urlpatterns = [
         name="api-game-takeover",
     ),
     path("watch/", views.WatchView.as_view(), name="api-watch"),
+    path("stream/event/", streams.EventStreamView.as_view(), name="api-event-stream"),
+    path(
+        "bot/game/stream/<public_id:public_id>/",
+        streams.GameStreamView.as_view(),
+        name="api-game-stream",
+    ),
     path("lobby/", views.LobbyView.as_view(), name="api-lobby"),
     path("lobby/seeks/", views.SeekCreateView.as_view(), name="api-seeks"),
     path("lobby/seeks/<public_id:seek_id>/", views.SeekDetailView.as_view(), name="api-seek"),

@@ -95,7 +95,7 @@ class GameListView(APIView):
         query = validated(GameListQuerySerializer, request.query_params.dict())
         player = request_player(request, create=False)
         listed = selectors.games_of(player, status=query.get("status"))[:GAMES_LISTED]
-        states = [presenters.game_state(game, viewer=player) for game in listed]
+        states = presenters.game_states(listed, viewer=player)
         return Response({"games": states})
 
     @extend_schema(
@@ -422,6 +422,8 @@ def signed_in_player(request: Request) -> tuple[Player, int]:
 class ChallengeListView(APIView):
     """``GET``: your latest challenges, sent and received; ``POST``: challenge a player."""
 
+    write_scope = "challenge"
+
     @extend_schema(responses=with_errors({200: ChallengeListSerializer}, 403))
     def get(self, request: Request) -> Response:
         _, user_id = signed_in_player(request)
@@ -447,6 +449,8 @@ class ChallengeListView(APIView):
 class ChallengeAcceptView(APIView):
     """Accept a challenge addressed to you: its game starts at once, in a room for the two."""
 
+    write_scope = "challenge"
+
     @extend_schema(
         request=None, responses=with_errors({200: RoomStateSerializer}, 400, 403, 404, 409)
     )
@@ -458,6 +462,8 @@ class ChallengeAcceptView(APIView):
 
 class ChallengeDeclineView(APIView):
     """Decline a challenge addressed to you, with a reason."""
+
+    write_scope = "challenge"
 
     @extend_schema(
         request=DeclineSerializer,
@@ -474,6 +480,8 @@ class ChallengeDeclineView(APIView):
 
 class ChallengeCancelView(APIView):
     """Take back a challenge you sent, while it is pending."""
+
+    write_scope = "challenge"
 
     @extend_schema(
         request=None, responses=with_errors({200: ChallengeStateSerializer}, 403, 404, 409)

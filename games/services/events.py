@@ -17,7 +17,7 @@ whose search never left is queued again by the stalled-turn sweep
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypedDict
+from typing import Literal, TypedDict
 
 from asgiref.sync import async_to_sync
 from celery import current_app
@@ -126,20 +126,38 @@ def publish_lobby(*, accepted: str | None = None) -> None:
 
 
 def user_group(user_id: int) -> str:
-    """The channel-layer group of an account's lobby sockets (its challenges)."""
+    """The channel-layer group of an account's lobby sockets and event streams (its
+    challenges)."""
     return f"user-{user_id}"
 
 
-def publish_to_user(*, user_id: int, event: presenters.UserEvent) -> None:
-    """Push ``event`` to the account's lobby sockets once the transaction commits."""
-    group = user_group(user_id)
+def games_group(user_id: int) -> str:
+    """The channel-layer group of an account's event streams only (its games' starts and ends;
+    the lobby page learns of them otherwise)."""
+    return f"user-games-{user_id}"
+
+
+def publish_to_user(
+    *, user_id: int, event: presenters.UserEvent, group: Callable[[int], str] = user_group
+) -> None:
+    """Push ``event`` to the account's ``group`` (its lobby sockets and event streams) once the
+    transaction commits."""
+    name = group(user_id)
 
     def push_user_event() -> None:
-        async_to_sync(get_channel_layer().group_send)(
-            group, {"type": "lobby.event", "event": event}
-        )
+        async_to_sync(get_channel_layer().group_send)(name, {"type": "lobby.event", "event": event})
 
     transaction.on_commit(push_user_event, robust=True)
+
+
+def publish_to_seats(*, game: Game, kind: Literal["gameStart", "gameFinish"]) -> None:
+    """Tell each account seated in ``game`` that it has started or finished (on commit)."""
+    for user_id in sorted({seat.user_id for seat in game.seats.all() if seat.user_id}):
+        game_event: presenters.AccountGameEvent = {
+            "type": kind,
+            "game": presenters.account_game(game, user_id=user_id),
+        }
+        publish_to_user(user_id=user_id, event=game_event, group=games_group)
 
 
 def _search_sender(game: Game, search: Search) -> Callable[[], object]:

@@ -22,7 +22,7 @@ from games.identity import Player
 from games.models import Game, Seat
 from games.models import Move as MoveRecord
 from games.public import FinishedGame, FinishedSeat, game_finished
-from games.services import clocks, presence, reviews, steps
+from games.services import clocks, events, presence, reviews, steps
 from games.shared.errors import Conflict, ServiceError
 from games.shared.time_controls import TimeControl
 
@@ -298,6 +298,7 @@ def new_human_seat(*, game: Game, color: int, player: Player) -> Seat:
 def start(*, game: Game) -> None:
     """Begin play: passes or the end may already be due (walls, handicap)."""
     game.status = Game.Status.ACTIVE
+    events.publish_to_seats(game=game, kind="gameStart")
     board = Board.from_text(game.position)
     settle(game=game, board=board)
     clocks.run(game=game, board=board, now=timezone.now())
@@ -373,6 +374,7 @@ def finish(*, game: Game, result: presenters.GameResult) -> None:
     game.result = result
     game.hint = None
     game.draw_offer = None
+    events.publish_to_seats(game=game, kind="gameFinish")
     if result["reason"] == "aborted":
         return
     moved = set(game.moves.exclude(notation=str(PASS)).values_list("color", flat=True))

@@ -8,6 +8,7 @@ from games import policy, selectors
 from games.identity import Player
 from games.models import Game, Room, Seek
 from games.services import events, rooms, steps
+from games.shared.bots import bots_among
 from games.shared.errors import Conflict, Forbidden, NotFound, ServiceError
 from games.shared.ratings import rating_of
 from games.shared.time_controls import speed_of
@@ -27,6 +28,7 @@ def create_seek(
     """Offer a room in the lobby: the seeker takes the ``color`` seat (or a random one); with a
     ``rating_range``, only players rated within that many points of the seeker may take it.
     A player has at most ``policy.OPEN_SEEKS_PER_PLAYER`` open seeks."""
+    refuse_bots(player)
     if rating_range is not None and player.user_id is None:
         raise Forbidden("rating_range_needs_account", field="rating_range")
     with transaction.atomic():
@@ -46,6 +48,7 @@ def create_seek(
 
 def accept_seek(*, player: Player, seek_id: str) -> Room:
     """Take a free seat of an open seek; the last one starts the game (and closes the seek)."""
+    refuse_bots(player)
     with transaction.atomic():
         seek = _locked_seek(seek_id)
         game = seek.room.game
@@ -80,6 +83,7 @@ def quick_pairing(
     """Accept the oldest open standard 2-player seek of the same time control and rating kind
     from someone else (both rated within the ``rating_range`` of each, when either asks for one),
     or else offer one with a random colour. Returns the room and whether a game started."""
+    refuse_bots(player)
     if rating_range is not None and player.user_id is None:
         raise Forbidden("rating_range_needs_account", field="rating_range")
     for seek in selectors.matching_seeks(player, time_control=time_control, rated=rated):
@@ -98,6 +102,12 @@ def quick_pairing(
         rating_range=rating_range,
     )
     return seek.room, False
+
+
+def refuse_bots(player: Player) -> None:
+    """Bots meet people by challenge only (lichess's rule): 403 ``bot_uses_challenges``."""
+    if bots_among([player.user_id]):
+        raise Forbidden("bot_uses_challenges")
 
 
 def in_rating_range(seek: Seek, *, player: Player, rating_range: int | None) -> bool:

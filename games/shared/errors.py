@@ -159,6 +159,18 @@ MESSAGES: Mapping[str, Promise] = {
         "Messenger and social media IDs are not allowed (rule: no contact details)."
     ),
     "blocked_word": _("The word “%(word)s” is not allowed (rule: no abusive words)."),
+    # access tokens and bots (issue 14 §6)
+    "bad_scopes": _("Choose one or more scopes among: %(scopes)s."),
+    "too_many_tokens": _("An account holds at most %(limit)d tokens: revoke one first."),
+    "token_not_found": _("There is no such token."),
+    "token_scope": _("This token lacks the scope “%(scope)s”."),
+    "token_not_allowed": _("Tokens are managed from a signed-in browser, not with a token."),
+    "not_signed_in": _("Sign in, or send an access token."),
+    "bot_has_played": _("Only an account that has never played may become a bot."),
+    "bot_uses_challenges": _("Bots play challenges only: no lobby seeks and no quick pairing."),
+    "too_many_streams": _(
+        "At most %(limit)d streams may be open at once per account: close one first."
+    ),
 }
 
 COLOR_LABELS: Mapping[str, Promise] = {
@@ -247,3 +259,18 @@ class RateLimited(ServiceError):
     def __init__(self, *, retry_after: int, count: int, seconds: int) -> None:
         super().__init__("rate_limited", count=count, seconds=seconds)
         self.retry_after = retry_after
+
+
+class Unauthenticated(ServiceError):
+    """The request names no account where one is needed (HTTP 401)."""
+
+    status_code = 401
+
+
+class TooManyStreams(ServiceError):
+    """The account has as many streams open as it may (HTTP 429)."""
+
+    status_code = 429
+
+    def __init__(self, *, limit: int) -> None:
+        super().__init__("too_many_streams", limit=limit)

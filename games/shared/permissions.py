@@ -5,7 +5,7 @@ from rest_framework import exceptions, permissions
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.request import Request
 
-from games.shared.errors import MESSAGES
+from games.shared.errors import MESSAGES, Forbidden
 
 
 class CsrfSessionAuthentication(SessionAuthentication):
@@ -37,3 +37,32 @@ def enforce_csrf(request: Request) -> None:
     """Django's CSRF check of a request; 403 ``csrf_failed`` when the token is missing or
     wrong."""
     CsrfSessionAuthentication().enforce_csrf(request)
+
+
+class TokenScopes(permissions.BasePermission):
+    """A request made with an access token (``request.auth`` has ``allows(scope)``) needs its
+    scope: "read" to read, the view's ``write_scope`` ("play" unless it names another) to write;
+    a view whose ``write_scope`` is None takes no token at all (managing tokens). Refused with
+    403 ``token_scope``. Sessions are not limited."""
+
+    def has_permission(self, request: Request, view: object) -> bool:
+        token = request.auth
+        if not hasattr(token, "allows"):
+            return True
+        scope = required_scope(request.method or "GET", view)
+        if scope is None:
+            raise Forbidden("token_not_allowed")
+        if not token.allows(scope):
+            raise Forbidden("token_scope", scope=scope)
+        return True
+
+
+def required_scope(method: str, view: object) -> str | None:
+    """The token scope a request of ``method`` to ``view`` needs (None: no token may)."""
+    if method in permissions.SAFE_METHODS:
+        return READ_SCOPE
+    return getattr(view, "write_scope", PLAY_SCOPE)
+
+
+READ_SCOPE = "read"
+PLAY_SCOPE = "play"

@@ -8,9 +8,9 @@ from channels.layers import channel_layers
 from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
 from django.utils import translation
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from games.accounts.tokens import issue_token
 from games.identity import Player
 
 # Short games found with the engine: after these moves black has no move and must pass
@@ -58,7 +58,8 @@ def make_account(db: None):
     def make(username: str) -> tuple[APIClient, Player]:
         user = get_user_model().objects.create_user(username, password="a long passphrase")
         client = APIClient()
-        client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+        _, secret = issue_token(user=user, name="tests")
+        client.credentials(HTTP_AUTHORIZATION=f"Token {secret}")
         return client, Player(user_id=user.pk)
 
     return make

@@ -7,9 +7,10 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.sessions.backends.db import SessionStore
-from rest_framework.authtoken.models import Token
 
+from games.accounts.tokens import issue_token
 from games.identity import GUEST_SESSION_KEY, Player
 from games.models import Game
 from games.services import games
@@ -32,8 +33,8 @@ async def receive_until(socket: Socket, kind: str) -> dict:
 
 @database_sync_to_async
 def token_player(alice) -> tuple[str, Player]:
-    _, player = alice
-    return Token.objects.get(user_id=player.user_id).key, player
+    client, player = alice
+    return client._credentials["HTTP_AUTHORIZATION"].split()[1], player
 
 
 @database_sync_to_async
@@ -233,3 +234,22 @@ async def _open_and_close_sockets(alice) -> None:
         assert (await socket.connect())[0]
         await receive_until(socket, "state")
         await socket.disconnect()
+
+
+def test_a_websocket_token_needs_the_read_scope_and_may_be_a_bearer(alice) -> None:
+    async_to_sync(_a_websocket_token_needs_the_read_scope_and_may_be_a_bearer)(alice)
+
+
+async def _a_websocket_token_needs_the_read_scope_and_may_be_a_bearer(alice) -> None:
+    _, player = await token_player(alice)
+    game = await new_local_game(player)
+    path = f"/ws/games/{game.public_id}/"
+    user = await database_sync_to_async(get_user_model().objects.get)(pk=player.user_id)
+    _, play_only = await database_sync_to_async(issue_token)(user=user, name="p", scopes=["play"])
+    refused = Socket(path, headers=[(b"authorization", f"Token {play_only}".encode())])
+    assert await refused.close_code() == 4401
+    _, reader = await database_sync_to_async(issue_token)(user=user, name="r", scopes=["read"])
+    socket = Socket(path, headers=[(b"authorization", f"Bearer {reader}".encode())])
+    assert (await socket.connect())[0]
+    assert (await receive_until(socket, "state"))["state"]["you"] == ["black", "white"]
+    await socket.disconnect()

@@ -17,9 +17,9 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 
 from games import policy, tasks
+from games.accounts.tokens import issue_token
 from games.identity import Player
 from games.models import Game
 from games.services import cpu, games
@@ -33,7 +33,7 @@ LONG_AGO = timedelta(minutes=5)
 
 def account() -> tuple[Player, str]:
     user = get_user_model().objects.create_user(f"p{uuid.uuid4().hex[:8]}", password="x" * 12)
-    return Player(user_id=user.pk), f"Token {Token.objects.create(user=user).key}"
+    return Player(user_id=user.pk), f"Token {issue_token(user=user, name='tests')[1]}"
 
 
 def test_a_move_saved_while_redis_is_down_answers_success_and_reads_keep_working() -> None:

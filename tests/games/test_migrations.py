@@ -3,15 +3,19 @@
 main's ``games`` migration ``0004_refused_comment`` (the refused-comment log) applied; games
 from before public ids get one each."""
 
+import hashlib
+
 import pytest
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.contrib.contenttypes.models import ContentType
 from django.db import connection, migrations, models
 from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.recorder import MigrationRecorder
+from rest_framework.test import APIClient
 
-from games.accounts.models import PlayerRating, RatingChange
+from games.accounts.models import AccessToken, PlayerRating, RatingChange
 from games.community.models import Comment, ModerationLogEntry, RefusedComment
 from games.models import Game, Seat
 from games.shared.ids import PUBLIC_ID_PATTERN
@@ -193,3 +197,35 @@ def test_games_from_before_public_ids_each_get_their_own() -> None:
     new = Game.objects.create(mode="cpu", position="x", seed=1)
     assert PUBLIC_ID_PATTERN.fullmatch(new.public_id)
     assert new.public_id not in public_ids.values()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_old_api_tokens_become_hashed_access_tokens() -> None:
+    """DRF's ``authtoken_token`` (secrets in clear) as it was before ``0003_bots_and_tokens``:
+    each key keeps working as an access token with every scope; the table is gone."""
+    migrate([("accounts", "0002_glicko2_ratings_per_class")])
+    user = get_user_model().objects.create_user("old-client")
+    key = "0123456789abcdef0123456789abcdef01234567"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "CREATE TABLE authtoken_token (key varchar(40) PRIMARY KEY, created timestamptz NOT "
+            "NULL, user_id integer NOT NULL UNIQUE)"
+        )
+        cursor.execute(
+            "INSERT INTO authtoken_token VALUES (%s, '2026-01-02T03:04:05Z', %s)", [key, user.pk]
+        )
+
+    migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+    assert "authtoken_token" not in connection.introspection.table_names()
+    token = AccessToken.objects.get()
+    assert (token.user_id, token.scopes, token.prefix) == (
+        user.pk,
+        ["challenge", "play", "read"],
+        key[:8],
+    )
+    assert token.key_hash == hashlib.sha256(key.encode()).hexdigest()
+    assert token.created_at.isoformat() == "2026-01-02T03:04:05+00:00"
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    assert client.get("/api/me/").json()["username"] == "old-client"

@@ -11,7 +11,6 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from django.db import connection
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.models import Game, Room
@@ -142,12 +141,12 @@ def test_a_watcher_with_the_public_id_never_gets_the_join_link(alice, bob, make_
 
 
 def test_websocket_events_carry_the_join_link_to_seats_only(alice, bob) -> None:
-    _, black = alice
+    owner, black = alice
     _, white = bob
     room = rooms.create_room(player=black, variant={}, seats=None)
     rooms.join_room(player=white, code=room.code)
     public_id = room.game.public_id
-    key = Token.objects.get(user_id=black.user_id).key
+    key = owner._credentials["HTTP_AUTHORIZATION"].split()[1]
     seen: dict[str, list[dict]] = {}
 
     async def watch_a_resignation() -> None:

@@ -14,8 +14,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
 from psycopg_pool import ConnectionPool
-from rest_framework.authtoken.models import Token
 
+from games.accounts.tokens import issue_token
 from games.identity import Player
 from games.services import games
 from tests.servers import daphne
@@ -69,7 +69,7 @@ def a_game() -> tuple[str, str]:
     """A hot-seat game of a new account: its public id and the account's token header."""
     user = get_user_model().objects.create_user("burst", password="a long passphrase")
     game = games.create_local_game(player=Player(user_id=user.pk), variant={}, undo_allowed=False)
-    return game.public_id, f"Token {Token.objects.create(user=user).key}"
+    return game.public_id, f"Token {issue_token(user=user, name='tests')[1]}"
 
 
 def burst_statuses(url: str, game_id: str) -> list[int]:

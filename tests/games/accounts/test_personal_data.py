@@ -6,10 +6,10 @@ import json
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games.accounts.models import EmailVerification, PlayerRating, RatingChange
+from games.accounts.models import AccessToken, EmailVerification, PlayerRating, RatingChange
+from games.accounts.tokens import issue_token
 from games.community.models import Comment, SiteRating
 from games.identity import Player
 from games.models import Game, Room, Seat
@@ -79,7 +79,7 @@ def test_deleting_keeps_the_games_for_the_others_and_anonymises_comments(make_pl
     client = signed_in(alice)
     comment_id = comment_by(client, "Good game, bob")
     assert client.post("/api/ratings/", {"value": "good"}, format="json").status_code in (200, 201)
-    Token.objects.create(user_id=alice.user_id)
+    issue_token(user=get_user_model().objects.get(pk=alice.user_id), name="script")
     browser = Client()
     browser.force_login(get_user_model().objects.get(pk=alice.user_id))
 
@@ -101,7 +101,7 @@ def test_deleting_keeps_the_games_for_the_others_and_anonymises_comments(make_pl
     assert (comment.text, comment.user_id, comment.ip_address) == ("Good game, bob", None, None)
     assert comment.visitor_key.startswith("deleted:")
     assert SiteRating.objects.get().visitor_key == comment.visitor_key
-    assert not Token.objects.filter(user_id=alice.user_id).exists()
+    assert not AccessToken.objects.filter(user_id=alice.user_id).exists()
     bob_profile = APIClient().get("/api/players/bob/").json()
     assert bob_profile["recent_games"][0]["opponents"] == [DELETED_PLAYER]
     exported = APIClient().get(f"/api/games/{game.public_id}/export/?format=txt")

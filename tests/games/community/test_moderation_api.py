@@ -2,9 +2,9 @@
 
 import pytest
 from django.contrib.auth.models import User
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from games.accounts.tokens import issue_token
 from games.community.models import (
     BugReport,
     Comment,
@@ -167,4 +167,4 @@ def test_public_api_never_contains_bug_reports(api, user_api, bug_report) -> Non
 
 
 def _token(user: User) -> str:
-    return Token.objects.create(user=user).key
+    return issue_token(user=user, name="tests")[1]

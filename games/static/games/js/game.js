@@ -543,14 +543,19 @@ function drawTakeover() {
 /** Who holds a seat, for its player card: the CPU and its level, or the account's name. */
 function seatLabel(seat) {
   if (seat?.kind === "cpu") return t("seat.cpu", { level: t(`level.${seat.level}`) });
-  return seat?.account ?? "";
+  return seat?.account ? accountName(seat) : "";
+}
+
+/** An account's name as shown, with lichess's "BOT" title before a bot's. */
+function accountName(seat) {
+  return seat.bot ? `BOT ${seat.account}` : seat.account;
 }
 
 /** A person's seat as shown: their account's name if they have one, "(you)" or "away". */
 function playerName(seat) {
   const status = seat.mine ? t("seat.you") : seat.connected ? "" : t("seat.away");
   if (!seat.account) return status || t("seat.player");
-  return status ? `${seat.account} ${status}` : seat.account;
+  return status ? `${accountName(seat)} ${status}` : accountName(seat);
 }
 
 function drawRoom() {
