@@ -18,7 +18,7 @@ from games import policy, selectors
 from games.identity import Player
 from games.models import Challenge, Game, GameReview, PositionAnalysis, Room, Seat, Seek
 from games.models import Move as MoveRecord
-from games.shared.ratings import rating_of
+from games.shared.ratings import rating_changes_of, rating_of, standing_of
 from games.shared.time_controls import TimeControl, speed_of
 
 PASS_NOTATION = str(PASS)
@@ -74,12 +74,22 @@ class AnalysisState(TypedDict):
     finished_at: str | None
 
 
+class SeatRating(TypedDict):
+    """A seated account's rating in the game's class (rounded; ``provisional`` while its
+    deviation is high) and, once the rated game has finished, how the game changed it."""
+
+    value: int
+    provisional: bool
+    change: int | None
+
+
 class SeatState(TypedDict):
     color: str
     kind: str
     level: str | None
     name: str | None
     account: str | None  # the signed-in player's name
+    rating: SeatRating | None  # an account's; None for the CPU, a guest, an open seat
     taken: bool
     connected: bool
     absent_since: str | None
@@ -331,6 +341,7 @@ def _seats_state(game: Game, *, board: Board | None, viewer: Player | None) -> G
     now = timezone.now()
     human_seats = sum(seat.kind == Seat.Kind.HUMAN for seat in seats)
     moved = {entry.color for entry in record if entry.notation != PASS_NOTATION}
+    ratings = _seat_ratings(game, seats)
     return {
         "id": game.public_id,
         "url": page_url(game),
@@ -359,7 +370,10 @@ def _seats_state(game: Game, *, board: Board | None, viewer: Player | None) -> G
             "used": game.hint_count,
             "current": _pending_hint(game.hint),
         },
-        "seats": [_seat_state(seat, takeover=active and room is not None) for seat in seats],
+        "seats": [
+            _seat_state(seat, takeover=active and room is not None, ratings=ratings)
+            for seat in seats
+        ],
         "you": [COLOR_NAMES[seat.color] for seat in seats if viewer and viewer.holds(seat)],
         "room": _room_summary(room),
         "clock": _clock_state(game, board, now),
@@ -662,7 +676,24 @@ def _pass_notice(record: list[MoveRecord]) -> PassNotice | None:
     return {"ply": entry.ply, "color": name, "text": f"{name.capitalize()} passes: no legal move"}
 
 
-def _seat_state(seat: Seat, *, takeover: bool) -> SeatState:
+def _seat_ratings(game: Game, seats: list[Seat]) -> dict[int, SeatRating]:
+    """The seated accounts' ratings in the game's class, by seat id, with the change once the
+    rated game has finished."""
+    speed = speed_of(game.time_control)
+    changes = rating_changes_of(game.pk) if game.status == Game.Status.FINISHED else {}
+    ratings: dict[int, SeatRating] = {}
+    for seat in seats:
+        standing = standing_of(seat.user_id, speed, players=len(seats))
+        if standing is not None:
+            ratings[seat.pk] = {
+                "value": standing.rating,
+                "provisional": standing.provisional,
+                "change": changes.get(seat.user_id) if seat.user_id is not None else None,
+            }
+    return ratings
+
+
+def _seat_state(seat: Seat, *, takeover: bool, ratings: dict[int, SeatRating]) -> SeatState:
     """A seat; ``takeover_at`` (when ``takeover`` applies: an active room) is when the CPU may
     take the seat of its absent player (M3)."""
     absent_since = seat.absent_since if seat.kind == Seat.Kind.HUMAN and seat.is_taken else None
@@ -672,6 +703,7 @@ def _seat_state(seat: Seat, *, takeover: bool) -> SeatState:
         "level": seat.level or None,
         "name": seat_name(seat),
         "account": seat.user.get_username() if seat.user_id is not None and seat.user else None,
+        "rating": ratings.get(seat.pk),
         "taken": seat.is_taken,
         "connected": seat.connections > 0,
         "absent_since": seat.absent_since.isoformat() if seat.absent_since else None,

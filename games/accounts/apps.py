@@ -16,4 +16,4 @@ class AccountsConfig(AppConfig):
         )
         from games.public import provide_ratings
 
-        provide_ratings(lambda user_id, speed: selectors.rating_of(user_id, speed))
+        provide_ratings(selectors.AccountRatings())

@@ -7,9 +7,16 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import BooleanField, Case, Sum, Value, When
 from django.urls import reverse
 
-from games.accounts.models import INITIAL_RATING, TABLES, PlayerRating, RatingChange
+from games.accounts.models import (
+    INITIAL_DEVIATION,
+    INITIAL_RATING,
+    TABLES,
+    PlayerRating,
+    RatingChange,
+)
 from games.accounts.services import PROVISIONAL_DEVIATION, is_provisional
 from games.public import TIME_CLASSES, FinishedGameEntry, finished_games_of
+from games.shared.ratings import Standing
 
 RECENT_GAMES = 20
 LEADERBOARD_SIZE = 100
@@ -74,12 +81,29 @@ def user_by_username(username: str) -> AbstractBaseUser | None:
 
 def rating_of(user_id: int, rating_class: str = MAIN_CLASS) -> int:
     """The account's rating in ``rating_class``, rounded (the start before its first game)."""
-    rating = (
-        PlayerRating.objects.filter(user_id=user_id, pool=rating_class)
-        .values_list("rating", flat=True)
-        .first()
-    )
-    return round(INITIAL_RATING if rating is None else rating)
+    return AccountRatings().standing(user_id, rating_class, players=2).rating
+
+
+class AccountRatings:
+    """The game service's view of the ratings (``games.shared.ratings.RatingsProvider``)."""
+
+    def standing(self, user_id: int, speed: str, players: int) -> Standing:
+        """The account's rating in the class of a game of ``players`` in ``speed`` (2 players:
+        the time class; more: the tables), the start before its first game."""
+        rating_class = speed if players == 2 else TABLES
+        row = (
+            PlayerRating.objects.filter(user_id=user_id, pool=rating_class)
+            .values_list("rating", "deviation")
+            .first()
+        )
+        rating, deviation = row or (INITIAL_RATING, INITIAL_DEVIATION)
+        return Standing(rating=round(rating), provisional=is_provisional(deviation))
+
+    def changes(self, game_id: int) -> dict[int, int]:
+        """How the rated game changed each account's rating, rounded as the ratings are."""
+        return {
+            change.user_id: change.delta for change in RatingChange.objects.filter(game_id=game_id)
+        }
 
 
 def player_profile(user: AbstractBaseUser) -> PlayerProfile:

@@ -99,6 +99,19 @@ def start_room(page: Page, **choices: str) -> None:
     wait_ready(page)
 
 
+def friend_room(new_page, **choices: str) -> tuple[Page, Page]:
+    """A started 2-player friend room (8x8 unless ``choices`` say otherwise): the host's page,
+    black, and a second browser's that joined as white."""
+    host = new_page()
+    start_room(host, opponent="friend", **{"board": "8x8", **choices})
+    guest = new_page()
+    guest.goto(host.input_value("#room-url"))
+    wait_ready(guest)
+    guest.get_by_role("button", name="Join").click()
+    expect(guest.locator("#counts")).to_contain_text("White (you)")
+    return host, guest
+
+
 def expect_disc(page: Page, square: str, color: str) -> None:
     """Wait until ``square`` shows a disc of ``color``."""
     cell = page.locator(f'#board [data-square="{square}"] .disc')

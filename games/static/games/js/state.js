@@ -84,6 +84,7 @@ export function normalizeState(raw) {
       level: seat.level,
       name: seat.name,
       account: seat.account,
+      rating: seat.rating,
       taken: seat.taken,
       connected: seat.connected,
       takeoverAt: seat.takeover_at ? Date.parse(seat.takeover_at) : null,
