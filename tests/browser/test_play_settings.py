@@ -12,6 +12,7 @@ from .helpers import (
     expect_disc,
     friend_room,
     play_cell,
+    screenshot,
     sign_up,
     start_game,
     wait_ply,
@@ -45,6 +46,7 @@ def test_player_cards_and_the_result_say_ratings_and_their_change(page: Page) ->
     after = re.search(r"Your rating: (\d+)", change.inner_text())[1]
     expect(black.locator(".rating")).to_contain_text(after)  # the card shows the new rating
     expect(black.locator(".to-move-mark")).to_have_count(0)
+    screenshot(page, "rated-result")
 
 
 def test_a_casual_game_has_no_rated_badge_and_no_rating_change(page: Page) -> None:
@@ -64,6 +66,7 @@ def test_premove_is_played_when_legal_and_dropped_when_not(new_page) -> None:
     host.click('#board [data-square="f6"]')  # white to move: queued
     expect(host.locator('#board [data-square="f6"]')).to_have_class(re.compile(r"\bpremove\b"))
     expect(host.locator("#premove-note")).to_contain_text("Premove f6")
+    screenshot(host, "premove")
     play_cell(guest, "e3")  # black's turn comes: f6 is legal and played at once
     wait_ply(guest, 3)
     expect_disc(guest, "f6", "black")
@@ -162,6 +165,8 @@ def test_the_move_list_beside_the_board_shows_any_earlier_position(page: Page) -
     expect_disc(page, "c3", "")
     expect(page.locator("#board.interactive")).to_have_count(0)
     expect(page.locator("#live-viewing")).to_contain_text("Position after move 1 of 2")
+    page.get_by_label("Board style").select_option("wood")
+    screenshot(page, "move-list-wood")
     page.keyboard.press("Home")
     expect(page.locator("#game-app")).to_have_attribute("data-view-ply", "0")
     expect_disc(page, "d3", "")
