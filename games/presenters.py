@@ -18,7 +18,7 @@ from games import policy, selectors
 from games.identity import Player
 from games.models import Challenge, Game, GameReview, PositionAnalysis, Room, Seat, Seek
 from games.models import Move as MoveRecord
-from games.shared.ratings import rating_changes_of, rating_of, standing_of
+from games.shared.ratings import RatingKey, rating_changes_of, rating_of, standings_of
 from games.shared.time_controls import TimeControl, speed_of
 
 PASS_NOTATION = str(PASS)
@@ -303,22 +303,27 @@ def room_of(game: Game) -> Room | None:
 
 
 def game_state(
-    game: Game, *, board: Board | None = None, viewer: Player | None = None
+    game: Game,
+    *,
+    board: Board | None = None,
+    viewer: Player | None = None,
+    ratings: dict[int, SeatRating] | None = None,
 ) -> GameState:
     """The state of a game as ``viewer`` sees it (``seen_by``): ``you`` lists the colours they
     play, and only a seat learns the room's join link.
 
     Reads the game's seats, moves and room from the query's cache when it has them (see
-    ``games.selectors.games_of``).
+    ``games.selectors.games_of``), and its seats' ratings from ``ratings`` (``seat_ratings`` of a
+    list of games) when given.
     """
-    state = _seats_state(game, board=board, viewer=viewer)
+    state = _seats_state(game, board=board, viewer=viewer, ratings=ratings)
     return seen_by(state, you=state["you"])
 
 
 def event_state(game: Game, *, board: Board | None = None) -> GameState:
     """The state as the game's seats see it, join link included and ``you`` empty: what an event
     carries to the consumers, which pass it through ``seen_by`` for each viewer."""
-    return _seats_state(game, board=board, viewer=None)
+    return _seats_state(game, board=board, viewer=None, ratings=None)
 
 
 def seen_by(state: GameState, *, you: list[str]) -> GameState:
@@ -331,7 +336,13 @@ def seen_by(state: GameState, *, you: list[str]) -> GameState:
     return {**state, "you": you, "url": play_url(state["id"]), "room": room}
 
 
-def _seats_state(game: Game, *, board: Board | None, viewer: Player | None) -> GameState:
+def _seats_state(
+    game: Game,
+    *,
+    board: Board | None,
+    viewer: Player | None,
+    ratings: dict[int, SeatRating] | None,
+) -> GameState:
     board = board or Board.from_text(game.position)
     seats = list(game.seats.all())
     record = list(game.moves.all())
@@ -341,7 +352,7 @@ def _seats_state(game: Game, *, board: Board | None, viewer: Player | None) -> G
     now = timezone.now()
     human_seats = sum(seat.kind == Seat.Kind.HUMAN for seat in seats)
     moved = {entry.color for entry in record if entry.notation != PASS_NOTATION}
-    ratings = _seat_ratings(game, seats)
+    ratings = seat_ratings([game]) if ratings is None else ratings
     return {
         "id": game.public_id,
         "url": page_url(game),
@@ -676,19 +687,26 @@ def _pass_notice(record: list[MoveRecord]) -> PassNotice | None:
     return {"ply": entry.ply, "color": name, "text": f"{name.capitalize()} passes: no legal move"}
 
 
-def _seat_ratings(game: Game, seats: list[Seat]) -> dict[int, SeatRating]:
-    """The seated accounts' ratings in the game's class, by seat id, with the change once the
-    rated game has finished."""
-    speed = speed_of(game.time_control)
-    changes = rating_changes_of(game.pk) if game.status == Game.Status.FINISHED else {}
+def seat_ratings(games: Iterable[Game]) -> dict[int, SeatRating]:
+    """The seated accounts' ratings in the class of each game, by seat id, with the change once
+    a rated game has finished: two queries for any number of games (a list's)."""
+    games = list(games)
+    keys: dict[Seat, RatingKey] = {}
+    for game in games:
+        seats = list(game.seats.all())
+        speed = speed_of(game.time_control)
+        for seat in seats:
+            if seat.user_id is not None:
+                keys[seat] = (seat.user_id, speed, len(seats))
+    standings = standings_of(set(keys.values()))
+    changes = rating_changes_of([game.pk for game in games if game.status == Game.Status.FINISHED])
     ratings: dict[int, SeatRating] = {}
-    for seat in seats:
-        standing = standing_of(seat.user_id, speed, players=len(seats))
-        if standing is not None:
+    for seat, key in keys.items():
+        if key in standings:
             ratings[seat.pk] = {
-                "value": standing.rating,
-                "provisional": standing.provisional,
-                "change": changes.get(seat.user_id) if seat.user_id is not None else None,
+                "value": standings[key].rating,
+                "provisional": standings[key].provisional,
+                "change": changes.get((seat.game_id, key[0])),
             }
     return ratings
 

@@ -94,8 +94,9 @@ class GameListView(APIView):
     def get(self, request: Request) -> Response:
         query = validated(GameListQuerySerializer, request.query_params.dict())
         player = request_player(request, create=False)
-        listed = selectors.games_of(player, status=query.get("status"))[:GAMES_LISTED]
-        states = [presenters.game_state(game, viewer=player) for game in listed]
+        listed = list(selectors.games_of(player, status=query.get("status"))[:GAMES_LISTED])
+        ratings = presenters.seat_ratings(listed)
+        states = [presenters.game_state(game, viewer=player, ratings=ratings) for game in listed]
         return Response({"games": states})
 
     @extend_schema(
