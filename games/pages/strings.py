@@ -21,7 +21,6 @@ CLIENT_STRINGS = {
     "seat.you": _("(you)"),
     "seat.open": _("open seat"),
     "seat.cpu": _("CPU ({level})"),
-    "seat.player": _("player"),
     "seat.away": _("away"),
     "seat.guest": _("guest"),
     "card.to_move": _("to move"),

@@ -586,7 +586,7 @@ function seatLabel(seat) {
 /** A person's seat as shown: their account's name if they have one, "(you)" or "away". */
 function playerName(seat) {
   const status = seat.mine ? t("seat.you") : seat.connected ? "" : t("seat.away");
-  if (!seat.account) return status || t("seat.player");
+  if (!seat.account) return status || t("seat.guest");
   return status ? `${seat.account} ${status}` : seat.account;
 }
 
