@@ -7,6 +7,14 @@ PY := $(VENV)/bin/python
 BIN := $(VENV)/bin
 PORT ?= 8000
 HOST ?= 127.0.0.1
+# ASGI worker processes of `make run` (and of `make bench-service`): one per core.
+WEB_WORKERS ?= $(shell nproc)
+# The Celery workers: the quick levels (one process per core), and strong searches and hints
+# on their own queue, so a quick reply never waits behind them.
+SERVE_WORKERS = POSTGRES_POOL_SIZE=0 POSTGRES_CONN_MAX_AGE=600 $(BIN)/celery -A reversi_site worker --loglevel=info \
+		-Q celery,$${CELERY_CPU_QUEUE:-cpu} -n quick@%h & \
+	POSTGRES_POOL_SIZE=0 POSTGRES_CONN_MAX_AGE=600 $(BIN)/celery -A reversi_site worker --loglevel=info \
+		-Q $${CELERY_STRONG_QUEUE:-$${CELERY_CPU_QUEUE:-cpu}-strong} -c 1 -n strong@%h
 CHROMIUM ?= /usr/bin/chromium
 # Local development and the checks run with DEBUG on (the settings default to production, which
 # refuses to start without a secret key of its own); set DJANGO_DEBUG=0 to try production.
@@ -16,7 +24,7 @@ LOCK_ARGS ?=
 LOCK := $(BIN)/uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes \
 	--quiet --custom-compile-command "make lock" $(LOCK_ARGS)
 
-.PHONY: run test lint typecheck test-python test-slow test-js bench fault-test lock screenshots \
+.PHONY: run test lint typecheck test-python test-slow test-js bench bench-service fault-test lock screenshots \
 	install install-dev install-js browser db clean
 
 # The steps of `make test` share one test database: never run them side by side (make -j).
@@ -61,15 +69,24 @@ db: install
 	$(PY) manage.py ensure_database
 	$(PY) manage.py migrate --noinput
 
-## Set up and run the service (web, worker and beat) in the foreground; Ctrl-C stops them all.
+## Set up and run the service in the foreground (Ctrl-C stops it all): WEB_WORKERS uvicorn
+## processes (one per core by default) sharing the Redis channel layer, a Celery worker for the
+## quick levels, one for strong searches and hints, and Celery beat (the stalled-turn sweep).
 run: db
 	$(PY) -m ai_worker warmup
-	@echo "Reversi is running at http://$(HOST):$(PORT)/  (Ctrl-C stops web, worker and beat)"
+	@echo "Reversi is running at http://$(HOST):$(PORT)/  (Ctrl-C stops web and workers)"
 	@trap 'kill 0' INT TERM; \
-	POSTGRES_POOL_SIZE=0 POSTGRES_CONN_MAX_AGE=600 $(BIN)/celery -A reversi_site worker --loglevel=info -Q celery,cpu & \
+	$(SERVE_WORKERS) & \
 	$(BIN)/celery -A reversi_site beat --loglevel=info --schedule $(VENV)/celerybeat-schedule & \
-	$(BIN)/daphne -b $(HOST) -p $(PORT) reversi_site.asgi:application & \
+	$(BIN)/uvicorn reversi_site.asgi:application --host $(HOST) --port $(PORT) \
+		--workers $(WEB_WORKERS) --no-access-log & \
 	wait
+
+## The live path's figures: a private stack (web processes and workers on a free port, its own
+## database and queues) under benchmarks/loadtest.py; BENCH_ARGS go to it, e.g.
+## BENCH_ARGS="--games 50 --levels easy" or "--checkout ../main --stack daphne --legacy-auth".
+bench-service: install-dev
+	nice $(PY) -m benchmarks.service $(BENCH_ARGS)
 
 ## Screenshots of every main page at 375 and 1440 px in English, Japanese and Russian, saved to
 ## screenshots/ (gitignored); the same test checks that no page is wider than the screen.

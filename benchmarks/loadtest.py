@@ -1,17 +1,27 @@
-"""Load test: play N concurrent games against the CPU through the HTTP API and websockets.
+"""Load test: N concurrent games through the HTTP API and the websocket, players thinking.
 
     .venv/bin/python benchmarks/loadtest.py --games 50 --base-url http://127.0.0.1:8000
 
-One account (signed up at the start) plays black in every game, picking random legal moves;
-the CPU levels take turns across the games. Figures printed at the end:
+Each game has its own player (an account signed up at the start, as many people would; the
+server limits the CPU searches one player has queued), who plays black, picking random legal moves
+after thinking ``--think`` seconds (default 1 s) each time it may move, so the offered load is
+known (``--think 0`` fires as fast as the server answers: the most moves/s it sustains). The
+games are against the CPU, the levels dealt in turn (``--levels``), or hot-seat (``--hot-seat``,
+the player moves for both colours). Figures printed at the end:
 
 - moves/s: every move applied (the player's and the CPU's) per second of the run;
-- move latency: ``POST /moves/`` round trip;
-- push latency: from sending the move to its websocket event arriving;
-- CPU reply latency per level: from the player's move event to the CPU's move event (queueing
-  on the worker pool included).
+- POST: the ``POST /moves/`` round trip;
+- push: from sending the move to its websocket event arriving;
+- CPU reply per level: from the player's move event to the CPU's move event (queueing on the
+  worker pool included);
+- out of order: websocket events whose version is not one more than the last one seen (each
+  such gap is resynced, as the README's protocol says);
+- baseline: ``GET /healthz`` round trips measured all along the run, to read the figures as
+  ratios on a noisy machine.
 
-The client needs ``httpx`` and ``websockets`` (the ``dev`` extra).
+The client needs ``httpx`` and ``websockets`` (the ``dev`` extra). ``--legacy-auth`` also
+sends the token in the query string with an ``Origin`` (servers before the Authorization
+header), to measure an older commit with the same client.
 """
 
 import argparse
@@ -33,6 +43,8 @@ from websockets.typing import Origin
 from ai_worker.levels import LEVELS
 
 STAGGER = 0.05
+BASELINE_EVERY = 0.25  # seconds between two GET /healthz of the baseline
+HOT_SEAT = "hot-seat"
 # A JSON object of the API or the websocket (a game state, an event).
 Message = dict[str, Any]
 
@@ -44,34 +56,81 @@ class Figures:
     move: list[float] = field(default_factory=list)
     push: list[float] = field(default_factory=list)
     cpu_reply: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    baseline: list[float] = field(default_factory=list)
     moves_applied: int = 0
     finished_games: int = 0
+    out_of_order: int = 0
     errors: list[str] = field(default_factory=list)
 
 
-class GameSocket:
-    """A game's websocket; every message is stamped with its arrival time by a reader task."""
+class GameView:
+    """One client's view of a game from its websocket: the state it was sent, moved on by
+    each move event (the protocol of games/consumers.py, and the whole state of older servers)."""
 
-    def __init__(self, websocket: ClientConnection) -> None:
+    def __init__(self, websocket: ClientConnection, figures: Figures) -> None:
         self.websocket = websocket
-        self.messages: asyncio.Queue[tuple[float, Message | None]] = asyncio.Queue()
+        self.figures = figures
+        self.state: Message = {}
+        self.you: list[str] = []
+        self.changed = asyncio.Event()
+        self.last_event: tuple[float, Message] | None = None  # arrival time, the move event
+        self.moves: asyncio.Queue[tuple[float, Message]] = asyncio.Queue()
+        self.closed = False
+        self.resyncs: set[asyncio.Task[None]] = set()  # the sync requests being sent
         self.reader = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
         try:
             async for raw in self.websocket:
-                self.messages.put_nowait((time.perf_counter(), json.loads(raw)))
+                self.receive(time.perf_counter(), json.loads(raw))
         finally:
-            self.messages.put_nowait((time.perf_counter(), None))
+            self.closed = True
+            self.changed.set()
 
-    async def next(self, timeout: float) -> tuple[float, Message]:
+    def receive(self, arrived: float, message: Message) -> None:
+        if "state" in message:  # a whole state: on connect, resync, rare changes, older servers
+            state = message["state"]
+            if self.state and message["type"] != "state":
+                self.check_order(message["version"])
+            if not self.state or state["version"] >= self.state["version"]:
+                self.state, self.you = state, state["you"]
+            if message["type"] == "move":
+                self.moves.put_nowait((arrived, {**state, "move": state["last_move"]}))
+        elif message["type"] == "move":
+            if not self.check_order(message["version"]):
+                return
+            self.state = {**self.state, **message}
+            self.moves.put_nowait((arrived, message))
+        self.changed.set()
+
+    def check_order(self, version: int) -> bool:
+        """Whether an event follows the last version seen; a gap asks for the state again."""
+        expected = self.state["version"] + 1
+        if version == expected:
+            return True
+        self.figures.out_of_order += 1
+        if version > expected:
+            sync = json.dumps({"type": "sync", "version": self.state["version"]})
+            task = asyncio.create_task(self.websocket.send(sync))
+            self.resyncs.add(task)
+            task.add_done_callback(self.resyncs.discard)
+        return False
+
+    async def next_move(self, timeout: float) -> tuple[float, Message]:
         try:
-            arrived, message = await asyncio.wait_for(self.messages.get(), timeout)
+            return await asyncio.wait_for(self.moves.get(), timeout)
         except TimeoutError:
-            raise TimeoutError(f"no websocket message for {timeout:.0f} s") from None
-        if message is None:
-            raise ConnectionError(f"websocket closed (code {self.websocket.close_code})")
-        return arrived, message
+            closed = f" (websocket closed, code {self.websocket.close_code})" if self.closed else ""
+            raise TimeoutError(f"no move event for {timeout:.0f} s{closed}") from None
+
+    async def first_state(self, timeout: float) -> Message:
+        deadline = time.perf_counter() + timeout
+        while not self.state:
+            self.changed.clear()
+            await asyncio.wait_for(self.changed.wait(), max(0.0, deadline - time.perf_counter()))
+            if self.closed and not self.state:
+                raise ConnectionError(f"websocket closed (code {self.websocket.close_code})")
+        return self.state
 
     def close(self) -> None:
         self.reader.cancel()
@@ -80,28 +139,47 @@ class GameSocket:
 async def play_game(
     index: int,
     level: str,
-    http: httpx.AsyncClient,
-    token: str,
     base_url: str,
+    args: argparse.Namespace,
+    token: str,
     deadline: float,
     figures: Figures,
 ) -> None:
-    """Play black against the CPU at ``level`` until the game ends or the deadline passes."""
+    """Play until the game ends or the deadline passes: black against the CPU at ``level``,
+    or both colours of a hot-seat game."""
     rng = random.Random(index)
     await asyncio.sleep(index * STAGGER)  # players arrive over a moment, not all in one tick
-    created = await http.post("/api/games/", json={"mode": "cpu", "level": level})
+    headers = {"Authorization": f"Token {token}"}
+    async with httpx.AsyncClient(base_url=base_url, timeout=60, headers=headers) as http:
+        await play(http, rng, level, base_url, args, token, deadline, figures)
+
+
+async def play(
+    http: httpx.AsyncClient,
+    rng: random.Random,
+    level: str,
+    base_url: str,
+    args: argparse.Namespace,
+    token: str,
+    deadline: float,
+    figures: Figures,
+) -> None:
+    body = {"mode": "local"} if level == HOT_SEAT else {"mode": "cpu", "level": level}
+    created = await http.post("/api/games/", json=body)
     created.raise_for_status()
     game_id = created.json()["id"]
-    ws_url = base_url.replace("http", "ws", 1) + f"/ws/games/{game_id}/?token={token}"
+    ws_url = base_url.replace("http", "ws", 1) + f"/ws/games/{game_id}/"
+    options: dict[str, Any] = {"additional_headers": {"Authorization": f"Token {token}"}}
+    if args.legacy_auth:
+        ws_url += f"?token={token}"
+        options["origin"] = Origin(base_url)
     # The server pings; a client ping unanswered under load would close a healthy socket.
-    async with connect(
-        ws_url, origin=Origin(base_url), open_timeout=30, ping_interval=None
-    ) as websocket:
-        socket = GameSocket(websocket)
+    async with connect(ws_url, open_timeout=30, ping_interval=None, **options) as websocket:
+        view = GameView(websocket, figures)
         try:
-            _, first = await socket.next(timeout=30)
-            state = first["state"]
+            state = await view.first_state(timeout=30)
             while state["status"] == "active" and time.perf_counter() < deadline:
+                await asyncio.sleep(args.think)
                 ply = state["ply"]
                 notation = rng.choice(sorted(state["legal_moves"]))  # move -> its flips
                 sent = time.perf_counter()
@@ -110,34 +188,44 @@ async def play_game(
                 )
                 figures.move.append(time.perf_counter() - sent)
                 if response.status_code != 201:
-                    figures.errors.append(f"game {game_id}: {response.text}")
+                    figures.errors.append(f"game {game_id}: {response.text[:200]}")
                     return
                 figures.moves_applied += 1
-                state = await wait_for_reply(socket, ply, sent, level, deadline, figures)
+                state = await wait_for_turn(view, ply, sent, level, deadline, figures)
             figures.finished_games += state["status"] == "finished"
         finally:
-            socket.close()
+            view.close()
 
 
-async def wait_for_reply(
-    socket: GameSocket, ply: int, sent: float, level: str, deadline: float, figures: Figures
+async def wait_for_turn(
+    view: GameView, ply: int, sent: float, level: str, deadline: float, figures: Figures
 ) -> Message:
-    """Read events until the player is to move again (or the game ends); note the latencies."""
+    """Read move events until the player may move again (or the game ends); note latencies."""
     own_event_at = None
     while True:
-        arrived, message = await socket.next(timeout=max(1.0, deadline - time.perf_counter()) + 60)
-        state: Message = message["state"]
-        if message["type"] != "move" or state["ply"] <= ply:
+        timeout = max(1.0, deadline - time.perf_counter()) + 60
+        arrived, event = await view.next_move(timeout)
+        if event["ply"] <= ply:
             continue
         if own_event_at is None:
             own_event_at = arrived
             figures.push.append(arrived - sent)
-        elif state["last_move"] and state["last_move"]["color"] != "black":
+        elif event["move"]["color"] != "black":
             figures.cpu_reply[level].append(arrived - own_event_at)
             figures.moves_applied += 1
             own_event_at = arrived
-        if state["status"] != "active" or state["to_move"] in state["you"]:
+        state = view.state
+        if state["status"] != "active" or state["to_move"] in view.you:
             return state
+
+
+async def measure_baseline(http: httpx.AsyncClient, deadline: float, figures: Figures) -> None:
+    """``GET /healthz`` round trips until the deadline: the server's floor in this run."""
+    while time.perf_counter() < deadline:
+        sent = time.perf_counter()
+        (await http.get("/healthz")).raise_for_status()
+        figures.baseline.append(time.perf_counter() - sent)
+        await asyncio.sleep(BASELINE_EVERY)
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -145,7 +233,7 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def report(figures: Figures, games: int, elapsed: float) -> str:
+def report(figures: Figures, games: int, elapsed: float, levels: list[str]) -> str:
     def line(name: str, values: list[float]) -> str:
         if not values:
             return f"{name:<26} no samples"
@@ -158,39 +246,48 @@ def report(figures: Figures, games: int, elapsed: float) -> str:
     lines = [
         f"games: {games} concurrent, {figures.finished_games} finished, {elapsed:.1f} s",
         f"moves applied: {figures.moves_applied} ({figures.moves_applied / elapsed:.1f} moves/s)",
+        line("baseline (GET /healthz)", figures.baseline),
         line("move latency (POST)", figures.move),
         line("push latency (websocket)", figures.push),
     ]
-    lines += [line(f"CPU reply latency {level}", figures.cpu_reply[level]) for level in LEVELS]
+    lines += [
+        line(f"CPU reply latency {level}", figures.cpu_reply[level])
+        for level in LEVELS
+        if level in levels
+    ]
+    lines.append(f"out-of-order events: {figures.out_of_order}")
     lines.append(f"errors: {len(figures.errors)}")
     lines += figures.errors[:5]
     return "\n".join(lines)
+
+
+async def sign_up(http: httpx.AsyncClient) -> str:
+    """A new account's token."""
+    answer = await http.post(
+        "/api/auth/signup/",
+        json={"username": f"load-{secrets.token_hex(6)}", "password": secrets.token_hex(16)},
+    )
+    answer.raise_for_status()
+    token: str = answer.json()["token"]
+    return token
 
 
 async def run(args: argparse.Namespace) -> Figures:
     base_url = args.base_url.rstrip("/")
     figures = Figures()
     async with httpx.AsyncClient(base_url=base_url, timeout=60) as anonymous:
-        signup = await anonymous.post(
-            "/api/auth/signup/",
-            json={"username": f"load-{secrets.token_hex(4)}", "password": secrets.token_hex(16)},
-        )
-        signup.raise_for_status()
-    token = signup.json()["token"]
-    limits = httpx.Limits(max_connections=args.games)
-    async with httpx.AsyncClient(
-        base_url=base_url, timeout=60, headers={"Authorization": f"Token {token}"}, limits=limits
-    ) as http:
+        tokens = [await sign_up(anonymous) for _ in range(args.games)]
+        levels = [HOT_SEAT] if args.hot_seat else args.levels
         deadline = time.perf_counter() + args.duration
+        baseline = asyncio.create_task(measure_baseline(anonymous, deadline, figures))
         results = await asyncio.gather(
             *(
-                play_game(
-                    i, args.levels[i % len(args.levels)], http, token, base_url, deadline, figures
-                )
-                for i in range(args.games)
+                play_game(i, levels[i % len(levels)], base_url, args, token, deadline, figures)
+                for i, token in enumerate(tokens)
             ),
             return_exceptions=True,
         )
+        await baseline
     figures.errors += [
         f"{type(result).__name__}: {result}"
         for result in results
@@ -199,7 +296,7 @@ async def run(args: argparse.Namespace) -> Figures:
     return figures
 
 
-def main(argv: list[str] | None = None) -> int:
+def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="benchmarks/loadtest.py", description=__doc__.split("\n")[0]
     )
@@ -207,16 +304,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base-url", default="http://127.0.0.1:8000")
     parser.add_argument("--duration", type=float, default=60, help="seconds to play (default 60)")
     parser.add_argument(
+        "--think", type=float, default=1.0, help="seconds a player thinks (default 1)"
+    )
+    parser.add_argument(
         "--levels",
         type=lambda text: text.split(","),
         default=list(LEVELS),
         help="CPU levels, comma-separated, dealt to the games in turn",
     )
-    args = parser.parse_args(argv)
+    parser.add_argument("--hot-seat", action="store_true", help="hot-seat games, no CPU")
+    parser.add_argument(
+        "--legacy-auth", action="store_true", help="also ?token= and Origin (older servers)"
+    )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
     started = time.perf_counter()
     figures = asyncio.run(run(args))
-    print(report(figures, args.games, time.perf_counter() - started))
-    return 1 if figures.errors else 0
+    levels = [HOT_SEAT] if args.hot_seat else args.levels
+    print(report(figures, args.games, time.perf_counter() - started, levels))
+    return 1 if figures.errors or figures.out_of_order else 0
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ class SeatInline(ReadOnlyAdmin, admin.TabularInline):
         "level",
         "user",
         "guest_id",
-        "connections",
         "absent_since",
     )
 

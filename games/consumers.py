@@ -1,61 +1,141 @@
-"""Live game updates over ``/ws/games/<public id>/`` (JSON messages).
+"""Live game updates over ``/ws/games/<public id>/`` (JSON messages; README, "Websocket").
 
-On connect the viewer gets ``{"type": "state", ...}`` with the full state; every change arrives as
-an event ``{"type": "move"|"undo"|..., "ply": n, "version": v, "state": {...}}``. A client that
-may have missed events sends ``{"type": "sync", "version": v}`` (or ``"ply"``) and gets the full
-state when it is behind. A seated player's connections drive their presence (the 2-minute rule);
-anyone else watches as a spectator and never gets the room's join link (``presenters.seen_by``).
-An unknown or malformed game id is closed with code 4404.
+On connect the viewer gets ``{"type": "state", "version": v, "state": {...}}``, the full state.
+Then every change arrives once, in order of ``version`` (each one more than the last): a move as
+a small event (``presenters.MoveEvent``: the move, its flips, who moves next, the legal moves,
+the counts), any other change with the whole state. A client that sees a gap in the versions (or
+reconnects) sends ``{"type": "sync", "version": v}`` and gets the full state when it is behind.
+Events come serialized from ``games.services.events``: the consumer picks its viewer's text and
+never sends a version older than one it sent. A seated player's connections drive their
+presence (the 2-minute rule); anyone else watches as a spectator (counted while it is open) and
+never gets the room's join link. A socket on ``/ws/lobby/`` (``LobbyConsumer``) hears of the
+open seeks and its account's challenges.
+
+Who may connect (``SocketGate``): an API client sends ``Authorization: Token <key>`` and needs no
+``Origin``; a browser (session cookie) must come from the site's own origin, port included.
+Refusals are accepted, then closed with a code a client can read: 4401 a bad token, 4403 a
+foreign origin, 4404 an unknown game or address.
 """
 
+import asyncio
+import functools
 import json
-import re
-from collections.abc import Callable
-from urllib.parse import parse_qs
+from collections.abc import Awaitable, Callable
+from urllib.parse import urlsplit
 
-from asgiref.sync import ThreadSensitiveContext
-from channels.db import database_sync_to_async
+from asgiref.sync import SyncToAsync
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+from django.db import close_old_connections
 from django.urls import path, re_path
 from rest_framework.authtoken.models import Token
 
 from games import presenters, selectors
 from games.identity import Player, player_from_session
-from games.models import Game
 from games.services import cpu, events, presence, watching
+from games.shared import presence as presence_store
 from games.shared.errors import NotFound
 
-SEAT_CHANGES = {"started", "joined", "takeover"}
-TOKEN_KEY = re.compile(r"[0-9a-f]{40}")  # the form of DRF's token keys
+CLOSE_BAD_TOKEN = 4401
+CLOSE_FORBIDDEN = 4403
+CLOSE_NOT_FOUND = 4404
+
+ASGIApp = Callable[[dict, Callable, Callable], Awaitable[None]]
 
 
-class TokenAuthMiddleware:
-    """Websocket auth for API clients: ``?token=<key>`` sets the scope's user."""
+def refusal(code: int) -> ASGIApp:
+    """An ASGI application that accepts a websocket and closes it at once with ``code``.
 
-    def __init__(self, inner: object) -> None:
+    A plain application rather than a consumer: it needs neither the channel layer nor the
+    database (a consumer refused after subscribing to the layer lingered after its client left).
+    """
+
+    async def refuse(scope: dict, receive: Callable, send: Callable) -> None:
+        while (message := await receive())["type"] != "websocket.disconnect":
+            if message["type"] == "websocket.connect":
+                await send({"type": "websocket.accept"})
+                await send({"type": "websocket.close", "code": code})
+
+    return refuse
+
+
+refuse_with_not_found = refusal(CLOSE_NOT_FOUND)
+
+
+def in_pool(function: Callable) -> Callable:
+    """``function`` run off the event loop in the server's shared thread pool: a bounded number
+    of threads for every socket, instead of one thread per socket (4000 sockets were 4000
+    threads). Its database connection goes back to the pool when it returns: the connection is
+    closed inside the call, in the context it was opened in (channels' ``DatabaseSyncToAsync``
+    closes outside that context, missed it, and the idle threads kept the pool's connections)."""
+
+    @functools.wraps(function)
+    def returning_its_connection(*args: object, **kwargs: object) -> object:
+        close_old_connections()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            close_old_connections()
+
+    return SyncToAsync(returning_its_connection, thread_sensitive=False)
+
+
+class SocketGate:
+    """Lets a websocket in: a token client by its ``Authorization`` header (the scope's user),
+    a browser only from the site's own origin (``origin_allowed``)."""
+
+    def __init__(self, inner: ASGIApp) -> None:
         self.inner = inner
 
-    async def __call__(self, scope: dict, receive: object, send: object) -> object:
-        keys = parse_qs(scope.get("query_string", b"").decode()).get("token")
-        if keys and TOKEN_KEY.fullmatch(keys[0]):  # anything else (a NUL byte, junk) is no token
-            user = await _token_user(keys[0])
-            if user is not None:
-                scope = dict(scope, user=user)
-        return await self.inner(scope, receive, send)  # type: ignore[operator]
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        headers = {name.lower(): value for name, value in scope.get("headers", [])}
+        authorization = headers.get(b"authorization")
+        if authorization is not None:
+            user = await _token_user(authorization.decode("latin-1"))
+            if user is None:
+                return await refusal(CLOSE_BAD_TOKEN)(scope, receive, send)
+            scope = dict(scope, user=user)
+        elif not origin_allowed(headers):
+            return await refusal(CLOSE_FORBIDDEN)(scope, receive, send)
+        return await self.inner(scope, receive, send)
 
 
-@database_sync_to_async
-def _token_user(key: str) -> object | None:
-    token = Token.objects.select_related("user").filter(key=key).first()
-    return token.user if token else None
+def origin_allowed(headers: dict[bytes, bytes]) -> bool:
+    """A browser's socket comes from the page's own origin (scheme-less ``host:port`` equal to
+    the ``Host`` it connects to, on an allowed host) or a trusted origin; a client that sends
+    no ``Origin`` is no browser (browsers always send it), so no page can forge its requests."""
+    origin = headers.get(b"origin")
+    if origin is None:
+        return True
+    text = origin.decode("latin-1")
+    if text in settings.CSRF_TRUSTED_ORIGINS:
+        return True
+    parts = urlsplit(text)
+    host = headers.get(b"host", b"").decode("latin-1")
+    allowed = settings.ALLOWED_HOSTS
+    return (
+        bool(host)
+        and parts.netloc == host
+        and ("*" in allowed or (parts.hostname or "") in allowed)
+    )
 
 
-@database_sync_to_async
+@in_pool
+def _token_user(authorization: str) -> object | None:
+    """The user of ``Token <key>``; None for anything else (a malformed or unknown key)."""
+    scheme, _, key = authorization.partition(" ")
+    if scheme.lower() != "token" or not key.strip().isalnum():
+        return None
+    token = Token.objects.select_related("user").filter(key=key.strip()).first()
+    return token.user if token and token.user.is_active else None
+
+
+@in_pool
 def _scope_player(scope: dict) -> Player | None:
     return player_from_session(scope.get("user"), scope.get("session"), create=False)
 
 
-@database_sync_to_async
+@in_pool
 def _game_pk(public_id: str) -> int | None:
     try:
         return selectors.game_pk(public_id)
@@ -63,24 +143,9 @@ def _game_pk(public_id: str) -> int | None:
         return None
 
 
-@database_sync_to_async
+@in_pool
 def _current_state(game_id: int, player: Player | None) -> presenters.GameState:
     return presenters.game_state(cpu.watched_game(game_id=game_id), viewer=player)
-
-
-@database_sync_to_async
-def _viewer_colors(game_id: int, player: Player | None) -> list[str]:
-    return selectors.viewer_colors(Game.objects.get(pk=game_id), player)
-
-
-async def refuse_with_not_found(scope: dict, receive: Callable, send: Callable) -> None:
-    """Refuse a websocket with close code 4404: an unknown address or game (not a server error).
-
-    A plain ASGI application rather than a consumer: it needs neither the channel layer nor the
-    database (a consumer refused after subscribing to the layer lingered after its client left)."""
-    while (message := await receive())["type"] != "websocket.disconnect":
-        if message["type"] == "websocket.connect":
-            await send({"type": "websocket.close", "code": 4404})
 
 
 class GameConsumer(AsyncJsonWebsocketConsumer):
@@ -89,46 +154,66 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     game_id: int
     group = ""
     player: Player | None = None
-    you: list[str]
-    spectating = False
+    version = -1  # the newest version sent to this viewer
+    seats: list[int] = []  # the colours whose presence this connection keeps (none: a spectator)
+    heartbeat: asyncio.Task | None = None
+    view = events.SPECTATOR  # its key in an event's texts (presenters.viewer_key)
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
-        # Like Django's HTTP handler: this connection's database work gets its own thread
-        # instead of queueing behind every other websocket on one shared thread.
-        async with ThreadSensitiveContext():
-            game_id = await _game_pk(scope["url_route"]["kwargs"]["public_id"])
-            if game_id is None:  # refused before it takes a channel-layer subscription
-                await refuse_with_not_found(scope, receive, send)
-                return
-            self.game_id = game_id
-            await super().__call__(scope, receive, send)
+        game_id = await _game_pk(scope["url_route"]["kwargs"]["public_id"])
+        if game_id is None:  # refused before it takes a channel-layer subscription
+            await refuse_with_not_found(scope, receive, send)
+            return
+        self.game_id = game_id
+        await super().__call__(scope, receive, send)
 
     async def connect(self) -> None:
         self.player = await _scope_player(self.scope)
+        self.view = presenters.viewer_key(self.player)
         self.group = events.game_group(self.game_id)
-        # A spectator is counted before it joins the group: its state below has the count, and
-        # it never gets an event of its own arrival.
-        self.spectating = not await _viewer_colors(self.game_id, self.player)
-        if self.spectating:
-            await database_sync_to_async(watching.spectator_connected)(game_id=self.game_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
         if self.player is not None:
-            await database_sync_to_async(presence.seat_connected)(
+            self.seats = await in_pool(presence.held_colors)(
                 player=self.player, game_id=self.game_id
             )
+        # Counted before it joins the group: its state below has its presence (a spectator, the
+        # count), and it never gets the event of its own arrival.
+        await self.renew_presence()
+        self.heartbeat = asyncio.create_task(self.keep_present())
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
         await self.send_state()
 
     async def disconnect(self, code: int) -> None:
         if not self.group:
             return
         await self.channel_layer.group_discard(self.group, self.channel_name)
-        if self.spectating:
-            await database_sync_to_async(watching.spectator_disconnected)(game_id=self.game_id)
-        if self.player is not None:
-            await database_sync_to_async(presence.seat_disconnected)(
-                player=self.player, game_id=self.game_id
+        if self.heartbeat:
+            self.heartbeat.cancel()
+        if self.seats:
+            await in_pool(presence.seat_disconnected)(
+                game_id=self.game_id, colors=self.seats, connection=self.channel_name
             )
+        else:
+            await in_pool(watching.spectator_disconnected)(
+                game_id=self.game_id, connection=self.channel_name
+            )
+
+    async def renew_presence(self) -> None:
+        """Count this connection for its seats, or as a spectator when it holds none."""
+        if self.seats:
+            await in_pool(presence.seat_connected)(
+                game_id=self.game_id, colors=self.seats, connection=self.channel_name
+            )
+        else:
+            await in_pool(watching.spectator_connected)(
+                game_id=self.game_id, connection=self.channel_name
+            )
+
+    async def keep_present(self) -> None:
+        """Renew this connection's presence until it closes (a dead server's simply expires)."""
+        while True:
+            await asyncio.sleep(presence_store.HEARTBEAT)
+            await self.renew_presence()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Decode a client message; junk (bad JSON, binary frames) gets an error, not a crash."""
@@ -139,6 +224,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self.receive_json(content)
 
     async def receive_json(self, content: object, **kwargs: object) -> None:
+        """``{"type": "sync", "version": v}``: ``synced`` when ``v`` is current, else the state."""
         if not isinstance(content, dict) or content.get("type") != "sync":
             await self.send_json(
                 {"type": "error", "error": {"code": "bad_message", "message": "Send sync."}}
@@ -148,28 +234,36 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         if content.get("version") == state["version"] or (
             "version" not in content and content.get("ply") == state["ply"]
         ):
+            self.version = max(self.version, state["version"])
             await self.send_json(
                 {"type": "synced", "ply": state["ply"], "version": state["version"]}
             )
         else:
-            await self.send_json(presenters.game_event("state", state))
+            await self.send_full(state)
 
     async def send_state(self) -> None:
-        state = await _current_state(self.game_id, self.player)
-        self.you = state["you"]
+        await self.send_full(await _current_state(self.game_id, self.player))
+
+    async def send_full(self, state: presenters.GameState) -> None:
+        self.version = state["version"]
         await self.send_json(presenters.game_event("state", state))
 
-    async def game_event(self, message: dict[str, presenters.GameEvent]) -> None:
-        """A change pushed by ``games.services.events.publish`` to the game's group, made this
-        viewer's (``you``, and the join link for seats only)."""
-        event = message["event"]
-        if event["type"] in SEAT_CHANGES:
-            self.you = await _viewer_colors(self.game_id, self.player)
-        state = presenters.seen_by(event["state"], you=self.you)
-        await self.send_json(presenters.game_event(event["type"], state))
+    async def game_event(self, message: events.GroupMessage) -> None:
+        """A change sent by ``games.services.events.announce`` to the game's group: its text for
+        this viewer (the seat holder's view, else the spectators'), unless this viewer already
+        has that version or a newer one."""
+        if message["version"] <= self.version:
+            return
+        self.version = message["version"]
+        texts = message["texts"]
+        await self.send(text_data=texts.get(self.view) or texts[events.SPECTATOR])
+
+    async def game_presence(self, message: dict[str, str]) -> None:
+        """Who is at the board (``games.services.events.announce_presence``), unversioned."""
+        await self.send(text_data=message["text"])
 
 
-@database_sync_to_async
+@in_pool
 def _lobby_seeks(player: Player | None) -> list[presenters.SeekState]:
     return presenters.lobby_seeks(selectors.open_seeks(), viewer=player)
 

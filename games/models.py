@@ -58,8 +58,6 @@ class Game(models.Model):
     flag_at = models.DateTimeField(null=True, blank=True, db_index=True)
     # The colour that offers a draw (2 players), until the other accepts, declines or moves.
     draw_offer = models.PositiveSmallIntegerField(null=True, blank=True)
-    # Websockets open on the game by viewers who hold no seat of it.
-    spectators = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -88,7 +86,6 @@ class Seat(models.Model):
     name = models.CharField(
         max_length=64, blank=True, help_text="a player named by an imported record"
     )
-    connections = models.PositiveIntegerField(default=0)
     absent_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:

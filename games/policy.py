@@ -24,6 +24,12 @@ CPU_GAME_IDLE_AFTER = timedelta(hours=1)
 # queue behind strong searches of 1.5 s. A game has at most one CPU task in flight, so a strong
 # game waits only for the quick tasks already queued, never starves.
 TASK_PRIORITY_BY_LEVEL = {EASY: 0, NORMAL: 3, STRONG: 6}
+# The levels searched on the strong queue (settings.CELERY_STRONG_QUEUE, its own worker): a
+# strong search (and a hint, which is one) never holds a worker process that a quick level needs.
+STRONG_QUEUE_LEVELS = frozenset({STRONG})
+# A player's CPU searches queued at once (over all their games): more CPU turns wait, oldest
+# first, until one of them is answered, so one client's flood of games never slows another's.
+QUEUED_SEARCHES_PER_PLAYER = 2
 # Analyses of a position (issue 12 §3) and post-game reviews (issue 14 §5, one short task per
 # move) share the CPU queue's workers but wait behind every live move.
 ANALYSIS_TASK_PRIORITY = 9

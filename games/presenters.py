@@ -18,6 +18,7 @@ from games import policy, selectors
 from games.identity import Player
 from games.models import Challenge, Game, GameReview, PositionAnalysis, Room, Seat, Seek
 from games.models import Move as MoveRecord
+from games.shared import presence as presence_store
 from games.shared.ratings import RatingKey, rating_changes_of, rating_of, standings_of
 from games.shared.time_controls import TimeControl, speed_of
 
@@ -173,6 +174,20 @@ class GameState(TypedDict):
     updated_at: str
 
 
+class PresenceEvent(TypedDict):
+    """Who is at the board, pushed when a seat or a spectator connects or leaves: the seats and
+    the number of spectators only, with the clocks as at its ``server_time`` (what the page
+    counts the running clock down from). It bumps no version: ``version`` is the one it was
+    read at, so that a viewer drops one older than its state (whose presence is newer)."""
+
+    type: Literal["presence"]
+    version: int
+    seats: list[SeatState]
+    spectators: int
+    clock: ClockState | None
+    server_time: str
+
+
 class RoomState(TypedDict):
     code: str
     url: str
@@ -182,15 +197,40 @@ class RoomState(TypedDict):
 
 
 class GameEvent(TypedDict):
-    """A change pushed to a game's viewers (``type``: created, started, joined, move, undo,
-    hint, resign, time, abort, draw_offer, draw_declined, draw, presence, spectators, takeover,
-    rematch);
-    ``state`` is the game after it."""
+    """A change pushed to a game's viewers that carries the whole state (``type``: created,
+    started, joined, undo, hint, resign, time, abort, draw_offer, draw_declined, draw, takeover,
+    rematch; and ``state`` on connect and on a resync); ``state`` is the game after it."""
 
     type: str
     ply: int
     version: int
     state: GameState
+
+
+class MoveEvent(TypedDict):
+    """A move pushed to a game's viewers: what changed, not the whole state. ``move`` is the
+    placed disc and its flips, ``record`` the notations appended to the game's record from ply
+    ``move.ply`` on (the move, then the compulsory passes that followed it); ``clock``, ``draw``
+    and ``abort_allowed`` as after the move (it pressed the clock, cleared a draw offer)."""
+
+    type: Literal["move"]
+    ply: int
+    version: int
+    status: str
+    move: LastMove
+    record: list[str]
+    pass_notice: PassNotice | None
+    to_move: str | None
+    legal_moves: dict[str, list[str]]
+    discs: dict[str, int]
+    empties: int
+    undo: UndoState
+    result: GameResult | None
+    clock: ClockState | None
+    draw: DrawState
+    abort_allowed: bool
+    server_time: str
+    updated_at: str
 
 
 class SeekState(TypedDict):
@@ -350,9 +390,6 @@ def _seats_state(
     room = room_of(game)
     counts = board.counts()
     now = timezone.now()
-    human_seats = sum(seat.kind == Seat.Kind.HUMAN for seat in seats)
-    moved = {entry.color for entry in record if entry.notation != PASS_NOTATION}
-    ratings = seat_ratings([game]) if ratings is None else ratings
     return {
         "id": game.public_id,
         "url": page_url(game),
@@ -381,19 +418,13 @@ def _seats_state(
             "used": game.hint_count,
             "current": _pending_hint(game.hint),
         },
-        "seats": [
-            _seat_state(seat, takeover=active and room is not None, ratings=ratings)
-            for seat in seats
-        ],
+        "seats": seat_states(game, ratings=ratings),
         "you": [COLOR_NAMES[seat.color] for seat in seats if viewer and viewer.holds(seat)],
         "room": _room_summary(room),
         "clock": _clock_state(game, board, now),
-        "draw": {
-            "allowed": active and policy.draw_offers_allowed(game.mode, len(seats), human_seats),
-            "offered_by": None if game.draw_offer is None else COLOR_NAMES[game.draw_offer],
-        },
-        "abort_allowed": active and policy.abort_allowed(game.mode, len(seats), moved),
-        "spectators": game.spectators,
+        "draw": _draw_state(game, seats),
+        "abort_allowed": _abort_allowed(game, seats, record),
+        "spectators": presence_store.spectators(game_ids=[game.pk])[game.pk],
         "server_time": now.isoformat(),
         "created_at": game.created_at.isoformat(),
         "updated_at": game.updated_at.isoformat(),
@@ -425,6 +456,66 @@ def room_state(room: Room, *, viewer: Player | None = None) -> RoomState:
 
 def game_event(kind: str, state: GameState) -> GameEvent:
     return {"type": kind, "ply": state["ply"], "version": state["version"], "state": state}
+
+
+def move_event(game: Game, *, board: Board) -> MoveEvent:
+    """The event of the move just stored in ``game`` (its position is ``board``): the move, its
+    flips, the passes after it, who moves next with the legal moves, the counts and the version.
+    """
+    record = list(game.moves.all())
+    last = _last_move(record)
+    if last is None:
+        raise ValueError("a move event needs a placed move")
+    active = game.status == Game.Status.ACTIVE
+    counts = board.counts()
+    seats = list(game.seats.all())
+    now = timezone.now()
+    return {
+        "type": "move",
+        "ply": game.ply,
+        "version": game.version,
+        "status": game.status,
+        "move": last,
+        "record": [entry.notation for entry in record[last["ply"] :]],
+        "pass_notice": _pass_notice(record),
+        "to_move": COLOR_NAMES[board.turn] if active else None,
+        "legal_moves": legal_moves(board) if active else {},
+        "discs": dict(zip(COLOR_NAMES[: len(counts)], counts, strict=True)),
+        "empties": board.empties(),
+        "undo": {
+            "allowed": game.undo_allowed,
+            "used": game.undo_count,
+            "colors": _colors_with_moves(record),
+        },
+        "result": game.result,
+        "clock": _clock_state(game, board, now),
+        "draw": _draw_state(game, seats),
+        "abort_allowed": _abort_allowed(game, seats, record),
+        "server_time": now.isoformat(),
+        "updated_at": game.updated_at.isoformat(),
+    }
+
+
+def seat_views(game: Game) -> dict[str, list[str]]:
+    """The colours each holder of a seat plays, by ``viewer_key``: the few distinct views of a
+    game's state (every other viewer is a spectator)."""
+    views: dict[str, list[str]] = {}
+    for seat in game.seats.all():
+        key = _holder_key(seat.user_id, seat.guest_id)
+        if key:
+            views.setdefault(key, []).append(COLOR_NAMES[seat.color])
+    return views
+
+
+def viewer_key(player: Player | None) -> str:
+    """The key of ``player`` in ``seat_views`` (empty for nobody)."""
+    return "" if player is None else _holder_key(player.user_id, player.guest_id)
+
+
+def _holder_key(user_id: int | None, guest_id: str) -> str:
+    if user_id is not None:
+        return f"user:{user_id}"
+    return f"guest:{guest_id}" if guest_id else ""
 
 
 def finished_result(game: Game, outcome: Outcome) -> GameResult:
@@ -562,18 +653,18 @@ def challenge_state(challenge: Challenge, *, viewer_id: int) -> ChallengeState:
 
 
 def watch_state(
-    games: Iterable[tuple[Game, int | None]], online: tuple[list[str], int]
+    games: Iterable[tuple[Game, int | None, int]], online: tuple[list[str], int]
 ) -> WatchState:
-    """The watch page's answer: the live games (each with its players' mean rating) and who is
-    at a board."""
+    """The watch page's answer: the live games (each with its players' mean rating and its
+    number of spectators) and who is at a board."""
     names, guests = online
     return {
-        "games": [live_game(game, rating) for game, rating in games],
+        "games": [live_game(game, rating, watched) for game, rating, watched in games],
         "online": {"names": names, "guests": guests},
     }
 
 
-def live_game(game: Game, rating: int | None) -> LiveGame:
+def live_game(game: Game, rating: int | None, spectators: int) -> LiveGame:
     return {
         "id": game.public_id,
         "url": play_url(game.public_id),
@@ -583,7 +674,7 @@ def live_game(game: Game, rating: int | None) -> LiveGame:
         "rated": game.rated,
         "rating": rating,
         "ply": game.ply,
-        "spectators": game.spectators,
+        "spectators": spectators,
         "updated_at": game.updated_at.isoformat(),
     }
 
@@ -612,6 +703,20 @@ def _clock_state(game: Game, board: Board, now: datetime) -> ClockState | None:
         "running": COLOR_NAMES[board.turn] if running else None,
         "flag_at": game.flag_at.isoformat() if game.flag_at else None,
     }
+
+
+def _draw_state(game: Game, seats: list[Seat]) -> DrawState:
+    humans = sum(seat.kind == Seat.Kind.HUMAN for seat in seats)
+    allowed = policy.draw_offers_allowed(game.mode, len(seats), humans)
+    return {
+        "allowed": game.status == Game.Status.ACTIVE and allowed,
+        "offered_by": None if game.draw_offer is None else COLOR_NAMES[game.draw_offer],
+    }
+
+
+def _abort_allowed(game: Game, seats: list[Seat], record: list[MoveRecord]) -> bool:
+    moved = {entry.color for entry in record if entry.notation != PASS_NOTATION}
+    return game.status == Game.Status.ACTIVE and policy.abort_allowed(game.mode, len(seats), moved)
 
 
 def _pending_hint(hint: dict[str, Any] | None) -> PendingHint | None:
@@ -687,6 +792,34 @@ def _pass_notice(record: list[MoveRecord]) -> PassNotice | None:
     return {"ply": entry.ply, "color": name, "text": f"{name.capitalize()} passes: no legal move"}
 
 
+def seat_states(game: Game, *, ratings: dict[int, SeatRating] | None = None) -> list[SeatState]:
+    """The game's seats, with their presence (``games.shared.presence``, one Redis round trip)
+    and their accounts' ratings (``ratings``: ``seat_ratings`` of a list the game is in, else
+    read for this game)."""
+    seats = list(game.seats.all())
+    takeover = game.status == Game.Status.ACTIVE and game.mode == Game.Mode.ROOM
+    seen = presence_store.read(game_id=game.pk, colors=[seat.color for seat in seats])
+    ratings = seat_ratings([game]) if ratings is None else ratings
+    return [
+        _seat_state(seat, takeover=takeover, seen=seen[seat.color], rating=ratings.get(seat.pk))
+        for seat in seats
+    ]
+
+
+def presence_event(game: Game) -> PresenceEvent:
+    """Who is at the board now; ``version`` is the game's as read (a presence change bumps none:
+    it is no change of the game)."""
+    now = timezone.now()
+    return {
+        "type": "presence",
+        "version": game.version,
+        "seats": seat_states(game),
+        "spectators": presence_store.spectators(game_ids=[game.pk])[game.pk],
+        "clock": _clock_state(game, Board.from_text(game.position), now),
+        "server_time": now.isoformat(),
+    }
+
+
 def seat_ratings(games: Iterable[Game]) -> dict[int, SeatRating]:
     """The seated accounts' ratings in the class of each game, by seat id, with the change once
     a rated game has finished: two queries for any number of games (a list's)."""
@@ -711,20 +844,23 @@ def seat_ratings(games: Iterable[Game]) -> dict[int, SeatRating]:
     return ratings
 
 
-def _seat_state(seat: Seat, *, takeover: bool, ratings: dict[int, SeatRating]) -> SeatState:
+def _seat_state(
+    seat: Seat, *, takeover: bool, seen: presence_store.SeatPresence, rating: SeatRating | None
+) -> SeatState:
     """A seat; ``takeover_at`` (when ``takeover`` applies: an active room) is when the CPU may
     take the seat of its absent player (M3)."""
-    absent_since = seat.absent_since if seat.kind == Seat.Kind.HUMAN and seat.is_taken else None
+    person = seat.kind == Seat.Kind.HUMAN and seat.is_taken
+    absent_since = presence_store.absence_start(seat.absent_since, seen) if person else None
     return {
         "color": COLOR_NAMES[seat.color],
         "kind": seat.kind,
         "level": seat.level or None,
         "name": seat_name(seat),
         "account": seat.user.get_username() if seat.user_id is not None and seat.user else None,
-        "rating": ratings.get(seat.pk),
+        "rating": rating,
         "taken": seat.is_taken,
-        "connected": seat.connections > 0,
-        "absent_since": seat.absent_since.isoformat() if seat.absent_since else None,
+        "connected": seen.connected,
+        "absent_since": absent_since.isoformat() if absent_since else None,
         "takeover_at": (
             policy.takeover_allowed_at(absent_since).isoformat()
             if takeover and absent_since

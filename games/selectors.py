@@ -7,11 +7,12 @@ from datetime import datetime
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
-from ai_worker.engine import COLOR_NAMES, Board, Move, Variant
+from ai_worker.engine import Board, Move, Variant
 from ai_worker.levels import HINT_LEVEL
 from games.identity import Player
 from games.models import Challenge, Game, GameReview, PositionAnalysis, Room, Seat, Seek
-from games.policy import CPU_TURN_STALLED_AFTER
+from games.policy import CPU_TURN_STALLED_AFTER, QUEUED_SEARCHES_PER_PLAYER
+from games.shared import presence as presence_store
 from games.shared.errors import NotFound
 from games.shared.ids import is_public_id
 from games.shared.ratings import rating_of
@@ -111,20 +112,21 @@ def challenges_of(user_id: int, *, limit: int) -> QuerySet[Challenge]:
 LIVE_GAME_CANDIDATES = 200
 
 
-def live_games(*, limit: int) -> list[tuple[Game, int | None]]:
+def live_games(*, limit: int) -> list[tuple[Game, int | None, int]]:
     """Games between people being played now (every seat taken, no CPU) with their players'
-    mean rating: rated games first, then the highest rated, the most watched, the latest move;
-    with what ``presenters.live_game`` reads."""
+    mean rating and their number of spectators: rated games first, then the highest rated, the
+    most watched, the latest move; with what ``presenters.live_game`` reads."""
     with_cpu = Seat.objects.filter(kind=Seat.Kind.CPU).values("game_id")
     candidates = (
         Game.objects.filter(status=Game.Status.ACTIVE, mode=Game.Mode.ROOM)
         .exclude(pk__in=with_cpu)
         .prefetch_related(SEATS)
-        .order_by("-rated", "-spectators", "-updated_at")[:LIVE_GAME_CANDIDATES]
+        .order_by("-rated", "-updated_at")[:LIVE_GAME_CANDIDATES]
     )
-    rated = [(game, mean_rating(game)) for game in candidates]
-    rated.sort(key=lambda pair: (pair[0].rated, pair[1] or 0), reverse=True)  # stable
-    return rated[:limit]
+    watched = presence_store.spectators(game_ids=[game.pk for game in candidates])
+    listed = [(game, mean_rating(game), watched[game.pk]) for game in candidates]
+    listed.sort(key=lambda entry: (entry[0].rated, entry[1] or 0, entry[2]), reverse=True)
+    return listed[:limit]
 
 
 def mean_rating(game: Game) -> int | None:
@@ -136,25 +138,17 @@ def mean_rating(game: Game) -> int | None:
 
 
 def online_players() -> tuple[list[str], int]:
-    """Who is at a board now (a websocket open on a seat of an active game): the accounts'
-    names, and how many guests."""
-    connected = Seat.objects.filter(
-        connections__gt=0, game__status=Game.Status.ACTIVE, kind=Seat.Kind.HUMAN
+    """Who is at a board now (a websocket open on a seat of an active game, in
+    ``games.shared.presence``): the accounts' names, and how many guests."""
+    seats = Seat.objects.filter(game__status=Game.Status.ACTIVE, kind=Seat.Kind.HUMAN).exclude(
+        user__isnull=True, guest_id=""
     )
-    names = sorted(
-        set(connected.filter(user__isnull=False).values_list("user__username", flat=True))
-    )
-    guests = connected.filter(user__isnull=True).values("guest_id").distinct().count()
+    holders = list(seats.values_list("game_id", "color", "user__username", "guest_id"))
+    connected = presence_store.connected(seats=[(game, color) for game, color, *_ in holders])
+    at_board = [holder for holder in holders if (holder[0], holder[1]) in connected]
+    names = sorted({name for _, _, name, _ in at_board if name})
+    guests = len({guest for _, _, name, guest in at_board if not name})
     return names, guests
-
-
-def viewer_colors(game: Game, player: Player | None) -> list[str]:
-    """The colour names of the seats the viewer holds (empty for spectators)."""
-    if player is None:
-        return []
-    return [
-        COLOR_NAMES[seat.color] for seat in game.seats.filter(player.seat_filter).order_by("color")
-    ]
 
 
 def board_after(game: Game, notations: Iterable[str]) -> Board:
@@ -296,6 +290,47 @@ def stalled_cpu_game_ids() -> list[int]:
         queued_long_ago, status=Game.Status.ACTIVE, seats__kind=Seat.Kind.CPU
     )
     return list(games.values_list("pk", flat=True).distinct().order_by("pk"))
+
+
+def seat_holders(game: Game) -> list[Player]:
+    """The people who hold a seat of the game (each once)."""
+    holders = {
+        Player(user_id=seat.user_id) if seat.user_id else Player(guest_id=seat.guest_id)
+        for seat in game.seats.all()
+        if seat.kind == Seat.Kind.HUMAN and (seat.user_id or seat.guest_id)
+    }
+    return sorted(holders, key=lambda player: (player.user_id or 0, player.guest_id))
+
+
+def queued_searches(player: Player, *, besides: int = 0) -> int:
+    """How many of the player's games (but ``besides``) have a CPU search queued and not yet
+    answered (queued less than ``CPU_TURN_STALLED_AFTER`` ago: older ones are lost)."""
+    games = Game.objects.filter(
+        status=Game.Status.ACTIVE,
+        cpu_queued_at__gte=timezone.now() - CPU_TURN_STALLED_AFTER,
+        seats__in=Seat.objects.filter(player.seat_filter),
+    ).exclude(pk=besides)
+    return games.distinct().count()
+
+
+def may_queue_search(game: Game) -> bool:
+    """Whether the CPU's search of ``game`` may be queued now: none of its players has
+    ``QUEUED_SEARCHES_PER_PLAYER`` queued in their other games."""
+    return all(
+        queued_searches(player, besides=game.pk) < QUEUED_SEARCHES_PER_PLAYER
+        for player in seat_holders(game)
+    )
+
+
+def waiting_cpu_game_ids(player: Player) -> list[int]:
+    """The player's active games with a CPU seat and no search queued, the longest waiting
+    first (among them the CPU turns held back by the per-player limit)."""
+    games = Game.objects.filter(
+        status=Game.Status.ACTIVE,
+        cpu_queued_at__isnull=True,
+        seats__kind=Seat.Kind.CPU,
+    ).filter(seats__in=Seat.objects.filter(player.seat_filter))
+    return list(games.order_by("updated_at", "pk").values_list("pk", flat=True).distinct())
 
 
 def cpu_turn_stalled(game: Game) -> bool:

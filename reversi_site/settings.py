@@ -182,9 +182,12 @@ CHANNEL_LAYERS = {
         # Every consumer of one server process shares one Redis list, and group_send drops
         # pushes silently once it holds `capacity` messages (100 by default): a server with
         # dozens of open games lags that far behind in a burst.
+        # The keys carry the database's name: stacks that share one Redis database (a test
+        # run, a benchmark, `make run`) number their games alike and must not hear each other.
         "CONFIG": {
             "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
             "capacity": 5000,
+            "prefix": f"asgi-{DATABASES['default']['NAME']}",
         },
     }
 }
@@ -199,9 +202,12 @@ CELERY_WORKER_PROC_ALIVE_TIMEOUT = 120
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# CPU moves and hints go to their own queue (games.services sends them there, with a priority
-# per level); a test's worker may take a private one.
+# CPU moves and hints go to their own queues (games.services sends them there, with a priority
+# per level); a test's worker may take private ones.
 CELERY_CPU_QUEUE = os.environ.get("CELERY_CPU_QUEUE", "cpu")
+# Strong searches and hints (games.policy.STRONG_QUEUE_LEVELS) have their own queue and worker,
+# so that a quick level never waits behind them; by default the quick queue's name + "-strong".
+CELERY_STRONG_QUEUE = os.environ.get("CELERY_STRONG_QUEUE", f"{CELERY_CPU_QUEUE}-strong")
 # Celery beat (`make run`, the compose file's `beat`) sends the safety nets that no request
 # triggers: the sweep that queues again the CPU turns whose task was lost, and the sweep that
 # ends on time the games whose flag check was lost or is too far off for a delayed task; a

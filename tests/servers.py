@@ -122,8 +122,9 @@ def redis_server() -> Iterator[RedisServer]:
 
 @contextmanager
 def celery_worker(queue: str, env: Mapping[str, str]) -> Iterator[subprocess.Popen]:
-    """A solo-pool Celery worker taking the tasks of ``queue`` (a private one: no other worker
-    on this Redis takes them) with ``env`` added; stopped, and the queue dropped, afterwards."""
+    """A solo-pool Celery worker taking the tasks of ``queue`` and of its strong queue (private
+    ones: no other worker on this Redis takes them) with ``env`` added; stopped, and the queues
+    dropped, afterwards."""
     process = subprocess.Popen(
         [
             sys.executable,
@@ -133,7 +134,7 @@ def celery_worker(queue: str, env: Mapping[str, str]) -> Iterator[subprocess.Pop
             "reversi_site",
             "worker",
             "-Q",
-            queue,
+            f"{queue},{queue}-strong",
             "--pool=solo",
             "--loglevel=warning",
             "--without-gossip",
@@ -146,4 +147,4 @@ def celery_worker(queue: str, env: Mapping[str, str]) -> Iterator[subprocess.Pop
         yield process
     finally:
         stop(process)
-        redis.Redis.from_url(settings.REDIS_URL).delete(queue)
+        redis.Redis.from_url(settings.REDIS_URL).delete(queue, f"{queue}-strong")

@@ -6,7 +6,7 @@ from django.utils import timezone
 
 from ai_worker.engine import COLOR_NAMES, Board
 from ai_worker.levels import HINT_LEVEL
-from games import selectors
+from games import policy, selectors
 from games.identity import Player
 from games.models import Game
 from games.services import events, games, steps
@@ -46,12 +46,17 @@ def request_hint(*, player: Player, game_id: int) -> Game:
             raise ServiceError("not_your_turn", color=COLOR_NAMES[board.turn])
         if game.hint and game.hint["ply"] == game.ply:
             if not game.hint["move"]:  # asked again while pending: its task may have been lost
-                events.send_search(task=events.HINT_TASK, game=game, level=HINT_LEVEL)
+                events.send_search(game=game, search=events.Search(events.HINT_TASK, HINT_LEVEL))
             return game
         game.hint = {"ply": game.ply, "move": None}
         game.hint_count += 1
-        events.send_search(task=events.HINT_TASK, game=game, level=HINT_LEVEL)
-        steps.commit(game=game, board=board, kind="hint", fields=("hint", "hint_count"))
+        steps.commit(
+            game=game,
+            board=board,
+            kind="hint",
+            fields=("hint", "hint_count"),
+            search=events.Search(events.HINT_TASK, HINT_LEVEL),
+        )
     return game
 
 
@@ -84,15 +89,17 @@ def watched_game(*, game_id: int) -> Game:
 
 
 def requeue_stalled_cpu_turn(*, game_id: int) -> bool:
-    """Queue the CPU again when its turn has waited too long (a lost task must not stall)."""
+    """Queue the CPU again when its turn has waited too long (a lost task must not stall), or
+    was held back by the per-player limit that now lets it go."""
     with transaction.atomic():
         game = steps.locked_game(game_id=game_id)
-        if not selectors.cpu_turn_stalled(game):
+        if not selectors.cpu_turn_stalled(game) or not selectors.may_queue_search(game):
             return False
         game.cpu_queued_at = timezone.now()
         board = Board.from_text(game.position)
         events.send_search(
-            task=events.CPU_MOVE_TASK, game=game, level=selectors.level_to_move(game, board)
+            game=game,
+            search=events.Search(events.CPU_MOVE_TASK, selectors.level_to_move(game, board)),
         )
         game.save(update_fields=["cpu_queued_at"])
     return True
@@ -104,3 +111,13 @@ def requeue_stalled_cpu_turns() -> int:
     return sum(
         requeue_stalled_cpu_turn(game_id=game_id) for game_id in selectors.stalled_cpu_game_ids()
     )
+
+
+def queue_waiting_turns(*, players: list[Player]) -> None:
+    """A search of these players was answered: queue their CPU turns that waited for it (the
+    longest waiting first) while they are under ``QUEUED_SEARCHES_PER_PLAYER``."""
+    for player in players:
+        for game_id in selectors.waiting_cpu_game_ids(player):
+            if selectors.queued_searches(player) >= policy.QUEUED_SEARCHES_PER_PLAYER:
+                break
+            requeue_stalled_cpu_turn(game_id=game_id)

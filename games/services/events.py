@@ -1,11 +1,23 @@
 """What the services send, on commit only: game events to the viewers (channel layer) and
 searches to the workers (Celery). Nothing here changes a row.
 
+Order: a change's event leaves before the search it triggers is queued (one ``on_commit``
+callback does both, in that order), so a worker that answers at once still publishes after it.
+Each event is serialized here, once: a move event is the same text for every viewer; an event
+with the whole state has one text per distinct view (each seat holder's, and the spectators').
+
 Sending is ``robust``: when Redis is down the write is saved all the same and answered; the
-failure is logged, and what could not leave is recovered: a viewer gets the full state on its
-next event or ``sync`` (the socket reconnects and resynchronises), and a CPU turn whose search
-never left is queued again by the stalled-turn sweep (``games.tasks.sweep_stalled_cpu_turns``).
-A lost hint is asked for again (``games.services.cpu.request_hint``)."""
+failure is logged, and what could not leave is recovered: a viewer sees the gap in versions on
+its next event and resyncs (or gets the full state when its socket reconnects), and a CPU turn
+whose search never left is queued again by the stalled-turn sweep
+(``games.tasks.sweep_stalled_cpu_turns``). A lost hint is asked for again
+(``games.services.cpu.request_hint``).
+"""
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypedDict
 
 from asgiref.sync import async_to_sync
 from celery import current_app
@@ -23,6 +35,25 @@ HINT_TASK = "games.tasks.hint"
 FLAG_TASK = "games.tasks.flag"
 ANALYSIS_TASK = "games.tasks.analyse_position"
 REVIEW_TASK = "games.tasks.review_move"
+SPECTATOR = ""  # the view key of anyone who holds no seat
+
+
+class GroupMessage(TypedDict):
+    """What a game's group receives (``GameConsumer.game_event``): the event's texts by view key
+    (``presenters.viewer_key`` of a seat holder; ``SPECTATOR`` for everyone else)."""
+
+    type: str
+    kind: str
+    version: int
+    texts: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Search:
+    """A search to queue: ``CPU_MOVE_TASK`` or ``HINT_TASK`` at a level."""
+
+    task: str
+    level: str
 
 
 def game_group(game_id: int) -> str:
@@ -30,16 +61,48 @@ def game_group(game_id: int) -> str:
     return f"game-{game_id}"
 
 
-def publish(*, game: Game, kind: str, board: Board) -> None:
-    """Push the game's new state to its viewers once the transaction commits (as its seats see
-    it: each consumer makes it its viewer's with ``presenters.seen_by``)."""
-    event = presenters.game_event(kind, presenters.event_state(game, board=board))
+def announce(*, game: Game, kind: str, board: Board, search: Search | None = None) -> None:
+    """On commit, push the change ``kind`` of ``game`` (whose position is ``board``) to its
+    viewers, then queue ``search`` of its current ply (the event always leaves first)."""
+    message = group_message(game, kind=kind, board=board)
     group = game_group(game.pk)
+    queue = _search_sender(game, search) if search else None
 
-    def push_game_event() -> None:
-        async_to_sync(get_channel_layer().group_send)(group, {"type": "game.event", "event": event})
+    def deliver() -> None:
+        try:
+            async_to_sync(get_channel_layer().group_send)(group, message)
+        finally:  # the search leaves even when the event could not
+            if queue:
+                queue()
 
-    transaction.on_commit(push_game_event, robust=True)
+    transaction.on_commit(deliver, robust=True)
+
+
+def announce_presence(*, game: Game) -> None:
+    """Push who is at the board to the game's viewers now (no version, no search, the seats
+    only; the same text for everyone)."""
+    message = {"type": "game.presence", "text": json.dumps(presenters.presence_event(game))}
+    async_to_sync(get_channel_layer().group_send)(game_group(game.pk), message)
+
+
+def send_search(*, game: Game, search: Search) -> None:
+    """Queue ``search`` of the game at its current ply once the transaction commits (a search
+    that no event announces, e.g. a stalled CPU turn queued again)."""
+    transaction.on_commit(_search_sender(game, search), robust=True)
+
+
+def group_message(game: Game, *, kind: str, board: Board) -> GroupMessage:
+    """The serialized event of a change: a move's small event, or the whole state in each view."""
+    if kind == "move":
+        texts = {SPECTATOR: json.dumps(presenters.move_event(game, board=board))}
+    else:
+        state = presenters.event_state(game, board=board)
+        views = [(SPECTATOR, []), *presenters.seat_views(game).items()]
+        texts = {
+            key: json.dumps(presenters.game_event(kind, presenters.seen_by(state, you=you)))
+            for key, you in views
+        }
+    return {"type": "game.event", "kind": kind, "version": game.version, "texts": texts}
 
 
 LOBBY_GROUP = "lobby"
@@ -79,19 +142,14 @@ def publish_to_user(*, user_id: int, event: presenters.UserEvent) -> None:
     transaction.on_commit(push_user_event, robust=True)
 
 
-def send_search(*, task: str, game: Game, level: str) -> None:
-    """Queue a search (``CPU_MOVE_TASK`` or ``HINT_TASK``) of the game at its current ply, with
-    the level's priority, once the transaction commits."""
+def _search_sender(game: Game, search: Search) -> Callable[[], object]:
     game_id, ply = game.pk, game.ply
+    strong = search.level in policy.STRONG_QUEUE_LEVELS
     options = {
-        "queue": settings.CELERY_CPU_QUEUE,
-        "priority": policy.TASK_PRIORITY_BY_LEVEL[level],
+        "queue": settings.CELERY_STRONG_QUEUE if strong else settings.CELERY_CPU_QUEUE,
+        "priority": policy.TASK_PRIORITY_BY_LEVEL[search.level],
     }
-
-    def queue_search() -> None:
-        current_app.send_task(task, args=(game_id, ply), **options)
-
-    transaction.on_commit(queue_search, robust=True)
+    return lambda: current_app.send_task(search.task, args=(game_id, ply), **options)
 
 
 def send_flag_check(*, game: Game) -> None:

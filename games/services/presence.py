@@ -1,32 +1,49 @@
-"""Who is at the board: websocket connections and HTTP moves keep a seat present; the CPU may
-take the seat of a player away for ``policy.ABSENCE_BEFORE_TAKEOVER`` (M3)."""
+"""Who is at the board: websocket connections (``games.shared.presence``, in Redis, expiring by
+themselves) and HTTP moves keep a seat present; the CPU may take the seat of a player away for
+``policy.ABSENCE_BEFORE_TAKEOVER`` (M3). A presence change is no change of the game: it bumps no
+version, queues no search, and its event carries the seats only."""
 
 from django.db import transaction
 from django.utils import timezone
 
 from ai_worker.engine import Board
-from games import policy
+from games import policy, selectors
 from games.identity import Player
 from games.models import Game, Seat
-from games.services import steps
+from games.services import events, steps
+from games.shared import presence as presence_store
 from games.shared.errors import ServiceError
 
 
-def seat_connected(*, player: Player, game_id: int) -> None:
-    """A websocket of the player opened on the game: their seats are present."""
-    _change_presence(player=player, game_id=game_id, delta=+1)
+def held_colors(*, player: Player, game_id: int) -> list[int]:
+    """The colours of the human seats ``player`` holds in the game (whose presence they drive)."""
+    seats = Seat.objects.filter(player.seat_filter, game_id=game_id, kind=Seat.Kind.HUMAN)
+    return list(seats.values_list("color", flat=True))
 
 
-def seat_disconnected(*, player: Player, game_id: int) -> None:
-    """A websocket of the player closed; with none left their seats count as absent."""
-    _change_presence(player=player, game_id=game_id, delta=-1)
+def seat_connected(*, game_id: int, colors: list[int], connection: str) -> None:
+    """A websocket of the seats ``colors`` opened, or renewed its heartbeat: they are present
+    (the viewers hear of it when one of them was not)."""
+    came_back = presence_store.renew(game_id=game_id, colors=colors, connection=connection)
+    if came_back:  # no absence recorded while connected: a dead server's ends at its last renewal
+        Seat.objects.filter(game_id=game_id, color__in=came_back).update(absent_since=None)
+        events.announce_presence(game=selectors.game(game_id))
+
+
+def seat_disconnected(*, game_id: int, colors: list[int], connection: str) -> None:
+    """A websocket of the seats ``colors`` closed; those with none left count as absent."""
+    left = presence_store.remove(game_id=game_id, colors=colors, connection=connection)
+    if left:
+        seats = Seat.objects.filter(game_id=game_id, color__in=left, kind=Seat.Kind.HUMAN)
+        seats.update(absent_since=timezone.now())
+        events.announce_presence(game=selectors.game(game_id))
 
 
 def mark_seen(*, game: Game, player: Player) -> None:
-    """A move over HTTP is presence too: the absence clock of the player's unconnected seats
-    starts again (a websocket clears ``absent_since`` while it is open)."""
+    """A move over HTTP is presence too: the absence clock of the player's seats starts again
+    (a seat with a websocket open is present whatever its ``absent_since``)."""
     for seat in game.seats.all():
-        if player.holds(seat) and seat.connections == 0:
+        if player.holds(seat):
             seat.absent_since = timezone.now()
             seat.save(update_fields=["absent_since"])
 
@@ -43,38 +60,24 @@ def take_over_seat(*, player: Player, game_id: int, color: str, level: str) -> G
         seat = seats[steps.color_index(color=color, players=len(seats))]
         if seat.kind != Seat.Kind.HUMAN or seat.color in mine:
             raise ServiceError("not_an_opponent", field="color", color=color)
-        if seat.absent_since is None:
+        seen = presence_store.read(game_id=game.pk, colors=[seat.color])[seat.color]
+        absent_since = presence_store.absence_start(seat.absent_since, seen)
+        if absent_since is None:
             raise ServiceError("player_present", field="color", color=color)
         now = timezone.now()
-        if now < policy.takeover_allowed_at(seat.absent_since):
+        if now < policy.takeover_allowed_at(absent_since):
             raise ServiceError(
                 "player_recently_left",
                 field="color",
                 color=color,
-                away=int((now - seat.absent_since).total_seconds()),
+                away=int((now - absent_since).total_seconds()),
                 limit=int(policy.ABSENCE_BEFORE_TAKEOVER.total_seconds()),
             )
         seat.kind = Seat.Kind.CPU
         seat.level = level
         seat.user = None
         seat.guest_id = ""
-        seat.connections = 0
         seat.absent_since = None
-        seat.save(
-            update_fields=["kind", "level", "user", "guest_id", "connections", "absent_since"]
-        )
+        seat.save(update_fields=["kind", "level", "user", "guest_id", "absent_since"])
         steps.commit(game=game, board=Board.from_text(game.position), kind="takeover")
     return game
-
-
-def _change_presence(*, player: Player, game_id: int, delta: int) -> None:
-    with transaction.atomic():
-        game = steps.locked_game(game_id=game_id)
-        seats = [seat for seat in game.seats.all() if player.holds(seat)]
-        if not seats:
-            return
-        for seat in seats:
-            seat.connections = max(0, seat.connections + delta)
-            seat.absent_since = None if seat.connections else timezone.now()
-            seat.save(update_fields=["connections", "absent_since"])
-        steps.commit(game=game, board=Board.from_text(game.position), kind="presence")

@@ -5,6 +5,7 @@ import random
 import secrets
 from collections.abc import Iterable
 
+from django.db import transaction
 from django.utils import timezone
 
 from ai_worker.engine import COLOR_NAMES, Board
@@ -53,19 +54,37 @@ def new_seed() -> int:
     return secrets.randbits(31)
 
 
-def commit(*, game: Game, board: Board, kind: str, fields: Iterable[str] = ()) -> None:
+def commit(
+    *,
+    game: Game,
+    board: Board,
+    kind: str,
+    fields: Iterable[str] = (),
+    search: events.Search | None = None,
+) -> None:
     """Store a change of ``game`` (whose position is ``board``) and announce it as ``kind``.
 
-    Saves ``fields`` with the new version (and ``cpu_queued_at`` when the CPU is now to move,
-    whose search is queued), then publishes the state; both leave on commit.
+    Saves ``fields`` with the new version and ``cpu_queued_at``: when the CPU is now to move,
+    its search is queued (unless a player of the game has ``QUEUED_SEARCHES_PER_PLAYER`` queued
+    already: the turn then waits for one of them, ``cpu.queue_waiting_turns``); otherwise it is
+    cleared, and a turn that waited for this one may go. On commit the event leaves first, then
+    the CPU's search or ``search`` (a hint).
     """
-    changed = {*fields, "version", "updated_at"}
-    if selectors.cpu_to_move(game, board):
+    changed = {*fields, "version", "updated_at", "cpu_queued_at"}
+    answered = game.cpu_queued_at is not None
+    game.cpu_queued_at = None
+    if selectors.cpu_to_move(game, board) and selectors.may_queue_search(game):
         game.cpu_queued_at = timezone.now()
-        changed.add("cpu_queued_at")
-        events.send_search(
-            task=events.CPU_MOVE_TASK, game=game, level=selectors.level_to_move(game, board)
-        )
+        search = events.Search(events.CPU_MOVE_TASK, selectors.level_to_move(game, board))
     game.version += 1
     game.save(update_fields=sorted(changed))
-    events.publish(game=game, kind=kind, board=board)
+    events.announce(game=game, kind=kind, board=board, search=search)
+    if answered and game.cpu_queued_at is None:
+        holders = selectors.seat_holders(game)
+        transaction.on_commit(lambda: _queue_waiting_turns(holders))
+
+
+def _queue_waiting_turns(players: list[Player]) -> None:
+    from games.services import cpu  # here: cpu builds on these steps
+
+    cpu.queue_waiting_turns(players=players)

@@ -1,25 +1,20 @@
 """Spectators (issue 14 §1): a websocket open on a game by someone who holds none of its seats
-counts as one spectator while it is open; every viewer hears of the new count."""
+counts as one spectator while it is open (``games.shared.presence``, in Redis, expiring with its
+server); every viewer hears of a new count. Like presence, a count is no change of the game: it
+bumps no version and queues no search."""
 
-from django.db import transaction
-
-from ai_worker.engine import Board
-from games.services import steps
-
-
-def spectator_connected(*, game_id: int) -> None:
-    """A spectator's websocket opened on the game."""
-    _change(game_id=game_id, delta=+1)
+from games import selectors
+from games.services import events
+from games.shared import presence as presence_store
 
 
-def spectator_disconnected(*, game_id: int) -> None:
+def spectator_connected(*, game_id: int, connection: str) -> None:
+    """A spectator's websocket opened on the game, or renewed its heartbeat."""
+    if presence_store.watch(game_id=game_id, connection=connection):
+        events.announce_presence(game=selectors.game(game_id))
+
+
+def spectator_disconnected(*, game_id: int, connection: str) -> None:
     """A spectator's websocket closed."""
-    _change(game_id=game_id, delta=-1)
-
-
-def _change(*, game_id: int, delta: int) -> None:
-    with transaction.atomic():
-        game = steps.locked_game(game_id=game_id)
-        game.spectators = max(0, game.spectators + delta)
-        board = Board.from_text(game.position)
-        steps.commit(game=game, board=board, kind="spectators", fields=["spectators"])
+    if presence_store.unwatch(game_id=game_id, connection=connection):
+        events.announce_presence(game=selectors.game(game_id))

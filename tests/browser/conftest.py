@@ -154,7 +154,7 @@ def _serve(database: str) -> Iterator[str]:
                 "reversi_site",
                 "worker",
                 "--pool=solo",
-                f"--queues={cpu_queue}",
+                f"--queues={cpu_queue},{cpu_queue}-strong",
                 "--without-gossip",
                 "--without-mingle",
                 "--loglevel=WARNING",
@@ -172,7 +172,7 @@ def _serve(database: str) -> Iterator[str]:
             stop(worker)
             stop(web)
             store = redis.Redis.from_url(settings.REDIS_URL)
-            for pattern in (f"{cpu_queue}*", f"_kombu.binding*.{cpu_queue}"):
+            for pattern in (f"{cpu_queue}*", f"_kombu.binding*.{cpu_queue}*"):
                 for key in store.scan_iter(match=pattern):
                     store.delete(key)
 

@@ -77,6 +77,20 @@ def play_cell(page: Page, square: str) -> None:
     )
 
 
+def play_until_the_end(players: dict[str, Page]) -> int:
+    """Each side plays its first legal move until the game ends; returns the plies played."""
+    first = next(iter(players.values()))
+    while first.get_attribute("#game-app", "data-status") != "finished":
+        mover = players[first.get_attribute("#game-app", "data-to-move")]
+        if not wait_my_turn_or_end(mover):
+            break
+        play_cell(mover, legal_squares(mover)[0])
+        ply = mover.get_attribute("#game-app", "data-ply")
+        for page in players.values():
+            wait_ply(page, int(ply))
+    return int(first.get_attribute("#game-app", "data-ply"))
+
+
 def screenshot(page: Page, name: str) -> None:
     """Save a screenshot when SCREENSHOTS_DIR is set (they are never committed)."""
     folder = os.environ.get("SCREENSHOTS_DIR")

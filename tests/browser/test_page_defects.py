@@ -59,6 +59,43 @@ def test_every_move_animates_for_the_mover_and_a_spectator(new_page) -> None:
             assert page.evaluate("() => window.flipLog") == expected, (page is mover, square)
 
 
+# Holds the answer of each move's POST until the socket's move event has started the flips (at
+# most 10 s), and records whether it had: the answer's redraw then lands mid-animation.
+HOLD_MOVE_ANSWERS = """() => {
+  window.socketFirst = [];
+  const send = window.fetch;
+  window.fetch = async (...args) => {
+    const response = await send(...args);
+    if (String(args[0]).endsWith("/moves/")) {
+      const began = Date.now();
+      const started = () => document.querySelector("#board[data-animating]") !== null;
+      while (!started() && Date.now() - began < 10000) await new Promise((go) => setTimeout(go, 5));
+      window.socketFirst.push(started());
+    }
+    return response;
+  };
+}"""
+
+
+def test_the_movers_move_animates_when_its_socket_event_comes_before_its_answer(page: Page) -> None:
+    """The live protocol applies the mover's own move from the socket's small event; the POST's
+    answer, a redraw of the same position, lets those flips run on, disc by disc."""
+    start_game(page, opponent="local")
+    page.evaluate(FLIP_LOG)
+    page.evaluate(HOLD_MOVE_ANSWERS)
+    for ply, square in enumerate(("f5", "f6", "e6", "f4", "e3"), start=1):
+        expected = flips_of(page, square)
+        page.evaluate("() => { window.flipLog = []; }")
+        play_cell(page, square)
+        wait_ply(page, ply)
+        page.wait_for_function(
+            "n => window.flipLog.length >= n && !document.querySelector('#board[data-animating]')",
+            arg=len(expected),
+        )
+        assert page.evaluate("() => window.flipLog") == expected, square
+    assert page.evaluate("() => window.socketFirst") == [True] * 5
+
+
 def test_the_pass_banner_moves_nothing(page: Page) -> None:
     start_game(page, opponent="local", board="6x6")
     board_top = page.evaluate(BOARD_TOP)

@@ -12,9 +12,11 @@ from .helpers import (
     expect_disc,
     friend_room,
     play_cell,
+    play_until_the_end,
     screenshot,
     sign_up,
     start_game,
+    start_room,
     wait_ply,
     wait_ready,
 )
@@ -47,6 +49,25 @@ def test_player_cards_and_the_result_say_ratings_and_their_change(page: Page) ->
     expect(black.locator(".rating")).to_contain_text(after)  # the card shows the new rating
     expect(black.locator(".to-move-mark")).to_have_count(0)
     screenshot(page, "rated-result")
+
+
+def test_both_players_of_a_rated_room_see_their_rating_change(new_page) -> None:
+    host = new_page()
+    sign_up(host, "rated_host")
+    start_room(host, opponent="friend", board="6x6", rated="on")
+    guest = new_page()
+    sign_up(guest, "rated_guest")
+    guest.goto(host.input_value("#room-url"))
+    wait_ready(guest)
+    guest.get_by_role("button", name="Join").click()
+    expect(guest.locator('#counts li[data-color="black"] .rating')).to_contain_text("1500?")
+    expect(host.locator("#rated-badge")).to_be_visible()
+    play_until_the_end({"black": host, "white": guest})
+    # The last mover reads its POST's answer, the other the move event (then the whole state).
+    for page in (host, guest):
+        expect(page.locator("#result-title")).to_have_text(re.compile(r"^(You won|You lost|Draw)$"))
+        expect(page.locator("#result-ratings li")).to_have_count(2)
+        expect(page.locator("#result-ratings li").first).to_contain_text("rating: ")
 
 
 def test_a_casual_game_has_no_rated_badge_and_no_rating_change(page: Page) -> None:

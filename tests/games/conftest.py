@@ -4,6 +4,7 @@ from collections.abc import Iterator
 
 import pytest
 import redis
+from channels.layers import channel_layers
 from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
 from django.utils import translation
@@ -23,6 +24,16 @@ def default_language() -> Iterator[None]:
     """Every test starts in the site's language: a request in Japanese leaves it active."""
     with translation.override(django_settings.LANGUAGE_CODE):
         yield
+
+
+@pytest.fixture(autouse=True)
+def fresh_channel_layer() -> Iterator[None]:
+    """Each test gets its own channel layer: channels_redis binds its locks to the event loop
+    that first used them, and every ``async_to_sync`` runs a new loop (a receive cut off in one
+    test left a lock held that the next test's loop could not take)."""
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
 
 
 @pytest.fixture(autouse=True)

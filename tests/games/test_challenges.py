@@ -9,7 +9,7 @@ from channels.db import database_sync_to_async
 from rest_framework.test import APIClient
 
 from games.models import Challenge, Game
-from tests.games.sockets import Socket
+from tests.games.sockets import Socket, token_header
 
 pytestmark = pytest.mark.django_db
 
@@ -117,7 +117,8 @@ def test_both_lobby_sockets_hear_of_the_challenge_and_its_answer(alice, bob) -> 
     (challenger, _), (challenged, _) = alice, bob
 
     def socket_of(client: APIClient) -> Socket:
-        return Socket(f"/ws/lobby/?token={client._credentials['HTTP_AUTHORIZATION'].split()[1]}")
+        token = client._credentials["HTTP_AUTHORIZATION"].split()[1]
+        return Socket("/ws/lobby/", headers=[token_header(token)])
 
     async def watch() -> tuple[dict, dict]:
         theirs, mine = socket_of(challenged), socket_of(challenger)

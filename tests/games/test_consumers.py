@@ -1,6 +1,7 @@
 """The game websocket on the real Redis channel layer."""
 
 import asyncio
+import threading
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -10,16 +11,16 @@ from django.contrib.sessions.backends.db import SessionStore
 from rest_framework.authtoken.models import Token
 
 from games.identity import GUEST_SESSION_KEY, Player
-from games.models import Game, Seat
+from games.models import Game
 from games.services import games
-from tests.games.sockets import ORIGIN, Socket
+from tests.games.sockets import BROWSER, HOST, Socket, token_header
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def communicator(path: str, token: str = "", origin: tuple = ORIGIN) -> Socket:
-    query = f"?token={token}" if token else ""
-    return Socket(path + query, headers=[origin])
+def communicator(path: str, token: str = "") -> Socket:
+    """A token client's socket (no ``Origin``), or a page's of the site's own origin."""
+    return Socket(path, headers=[token_header(token)] if token else BROWSER)
 
 
 async def receive_until(socket: Socket, kind: str) -> dict:
@@ -56,7 +57,11 @@ async def _spectator_gets_the_state_and_every_move(alice) -> None:
         player=player, game_id=game.pk, notation="f5", ply=0
     )
     event = await receive_until(socket, "move")
-    assert (event["ply"], event["state"]["last_move"]["move"]) == (1, "f5")
+    assert (event["ply"], event["version"], event["move"]["move"]) == (
+        1,
+        first["version"] + 1,
+        "f5",
+    )
     await socket.send_json_to({"type": "sync", "version": 0})
     resync = await socket.receive_json_from()
     assert (resync["type"], resync["ply"]) == ("state", 1)
@@ -76,17 +81,28 @@ def test_a_players_connection_drives_presence(alice) -> None:
 
 
 async def _a_players_connection_drives_presence(alice) -> None:
+    """A token client needs no Origin; its seats are present while it is connected, and the
+    viewers get the seats only (no new version, no state) when that changes."""
     token, player = await token_player(alice)
     game = await new_local_game(player)
+    spectator = communicator(f"/ws/games/{game.public_id}/")
+    assert (await spectator.connect())[0]
+    first = await spectator.receive_json_from()
     socket = communicator(f"/ws/games/{game.public_id}/", token)
     assert (await socket.connect())[0]
     state = await receive_until(socket, "state")
     assert state["state"]["you"] == ["black", "white"]
-    seats = await database_sync_to_async(list)(Seat.objects.filter(game_id=game.pk))
-    assert all(seat.connections == 1 and seat.absent_since is None for seat in seats)
+    assert all(seat["connected"] for seat in state["state"]["seats"])
+    came = await receive_until(spectator, "presence")
+    assert set(came) == {"type", "version", "seats", "spectators", "clock", "server_time"}
+    assert (came["version"], came["spectators"]) == (first["version"], 1)
+    assert all(seat["connected"] and not seat["absent_since"] for seat in came["seats"])
     await socket.disconnect()
-    seats = await database_sync_to_async(list)(Seat.objects.filter(game_id=game.pk))
-    assert all(seat.connections == 0 and seat.absent_since for seat in seats)
+    left = await receive_until(spectator, "presence")
+    assert all(not seat["connected"] and seat["absent_since"] for seat in left["seats"])
+    await spectator.send_json_to({"type": "sync", "version": first["version"]})
+    assert (await spectator.receive_json_from())["type"] == "synced"  # still the same version
+    await spectator.disconnect()
 
 
 def test_unknown_game_and_foreign_origin_are_refused(alice) -> None:
@@ -95,14 +111,12 @@ def test_unknown_game_and_foreign_origin_are_refused(alice) -> None:
 
 async def _unknown_game_and_foreign_origin_are_refused(alice) -> None:
     _, player = await token_player(alice)
-    socket = communicator("/ws/games/999999/")
-    connected, code = await socket.connect()
-    assert (connected, code) == (False, 4404)
+    assert await communicator("/ws/games/999999/").close_code() == 4404
     game = await new_local_game(player)
-    foreign = communicator(
-        f"/ws/games/{game.public_id}/", origin=(b"origin", b"https://evil.example")
-    )
-    assert (await foreign.connect())[0] is False
+    path = f"/ws/games/{game.public_id}/"
+    for origin in (b"https://evil.example", b"http://testserver:8001"):  # the port counts too
+        foreign = Socket(path, headers=[(b"origin", origin), HOST])
+        assert await foreign.close_code() == 4403
 
 
 def test_an_idle_socket_still_gets_events(alice) -> None:
@@ -139,30 +153,30 @@ def guest_session(guest_id: str) -> str:
 async def _guest_is_recognised_by_the_session_cookie() -> None:
     game = await new_local_game(Player(guest_id="guest-1"))
     cookie = f"{settings.SESSION_COOKIE_NAME}={await guest_session('guest-1')}".encode()
-    socket = Socket(f"/ws/games/{game.public_id}/", headers=[ORIGIN, (b"cookie", cookie)])
+    socket = Socket(f"/ws/games/{game.public_id}/", headers=[*BROWSER, (b"cookie", cookie)])
     assert (await socket.connect())[0]
     assert (await receive_until(socket, "state"))["state"]["you"] == ["black", "white"]
     await socket.disconnect()
 
 
 def test_an_unknown_websocket_path_is_refused_not_a_server_error() -> None:
-    async def connect() -> tuple[bool, object]:
-        return await communicator("/ws/games/abc/").connect()
+    async def connect() -> int | None:
+        return await communicator("/ws/games/abc/").close_code()
 
-    assert async_to_sync(connect)() == (False, 4404)
-
-
-def test_a_websocket_token_with_a_nul_byte_is_not_a_server_error(alice) -> None:
-    async_to_sync(_a_websocket_token_with_a_nul_byte_is_not_a_server_error)(alice)
+    assert async_to_sync(connect)() == 4404
 
 
-async def _a_websocket_token_with_a_nul_byte_is_not_a_server_error(alice) -> None:
+def test_a_bad_websocket_token_is_closed_with_4401(alice) -> None:
+    async_to_sync(_a_bad_websocket_token_is_closed_with_4401)(alice)
+
+
+async def _a_bad_websocket_token_is_closed_with_4401(alice) -> None:
     _, player = await token_player(alice)
     game = await new_local_game(player)
-    socket = communicator(f"/ws/games/{game.public_id}/", "%00")
-    assert (await socket.connect())[0]  # a spectator, as with any unknown token
-    assert (await receive_until(socket, "state"))["state"]["you"] == []
-    await socket.disconnect()
+    path = f"/ws/games/{game.public_id}/"
+    for value in (b"Token %00", b"Token " + b"0" * 40, b"Bearer x", b"Token"):
+        socket = Socket(path, headers=[(b"authorization", value)])
+        assert await socket.close_code() == 4401, value
 
 
 @pytest.mark.parametrize("path", ["/ws/games/abcdefghijkm/", "/ws/games/abc/", "/ws/nowhere/"])
@@ -170,11 +184,52 @@ def test_a_refused_socket_ends_as_soon_as_its_client_leaves(path: str) -> None:
     """A refused websocket holds no channel-layer subscription: refused after subscribing, the
     consumer outlived its client (and hung the test run when its event loop closed)."""
 
-    async def refuse_and_leave() -> tuple[tuple[bool, object], bool]:
+    async def refuse_and_leave() -> tuple[int | None, bool]:
         socket = communicator(path)
-        answer = await socket.connect()
+        answer = await socket.close_code()
         await socket.send_input({"type": "websocket.disconnect", "code": 1000})
         await asyncio.wait({socket.future}, timeout=2)
         return answer, socket.future.done()
 
-    assert async_to_sync(refuse_and_leave)() == ((False, 4404), True)
+    assert async_to_sync(refuse_and_leave)() == (4404, True)
+
+
+def test_sockets_share_a_bounded_pool_of_threads(alice) -> None:
+    """Every socket got a thread of its own (4000 sockets, 4000 threads); now they share the
+    server's pool."""
+    async_to_sync(_sockets_share_a_bounded_pool_of_threads)(alice)
+
+
+async def _sockets_share_a_bounded_pool_of_threads(alice) -> None:
+    token, player = await token_player(alice)
+    game = await new_local_game(player)
+    before = threading.active_count()
+    sockets = [communicator(f"/ws/games/{game.public_id}/", token) for _ in range(24)]
+    for socket in sockets:
+        assert (await socket.connect())[0]
+        await receive_until(socket, "state")
+    grown = threading.active_count() - before
+    for socket in sockets:
+        await socket.disconnect()
+    assert grown <= 12, f"{grown} more threads for {len(sockets)} sockets"
+
+
+def test_socket_calls_give_their_database_connections_back(alice) -> None:
+    """The shared threads kept the connection of every call (channels' ``DatabaseSyncToAsync``
+    closed it outside the call's context): a few dozen sockets emptied the pool."""
+    from django.db import connection
+
+    async_to_sync(_open_and_close_sockets)(alice)
+    connection.close()  # this thread's own goes back too: now every connection is idle
+    stats = connection.pool.get_stats()
+    assert stats["pool_size"] - stats["pool_available"] == 0, stats
+
+
+async def _open_and_close_sockets(alice) -> None:
+    token, player = await token_player(alice)
+    game = await new_local_game(player)
+    for _ in range(6):
+        socket = communicator(f"/ws/games/{game.public_id}/", token)
+        assert (await socket.connect())[0]
+        await receive_until(socket, "state")
+        await socket.disconnect()

@@ -64,6 +64,7 @@ def test_a_move_saved_while_redis_is_down_answers_success_and_reads_keep_working
 def cpu_queue(settings) -> Iterator[str]:
     """A private CPU queue on the suite's Redis (no worker takes from it), emptied afterwards."""
     settings.CELERY_CPU_QUEUE = f"cpu-faults-{uuid.uuid4().hex}"
+    settings.CELERY_STRONG_QUEUE = f"{settings.CELERY_CPU_QUEUE}-strong"  # hints, strong CPUs
     yield settings.CELERY_CPU_QUEUE
     store = redis.Redis.from_url(settings.REDIS_URL)
     for key in store.scan_iter(match=f"*{settings.CELERY_CPU_QUEUE}*"):

@@ -2,10 +2,8 @@
 
 import asyncio
 import json
-import sys
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
@@ -16,7 +14,6 @@ from games import selectors
 from games.models import Game
 from tests.servers import celery_worker, daphne
 
-BIN = Path(sys.executable).parent
 REPLY_TIMEOUT = 60
 
 
@@ -32,13 +29,12 @@ def live_server_url(transactional_db: None) -> Iterator[str]:
 def test_cpu_reply_arrives_over_the_websocket(live_server_url: str, alice) -> None:
     client, _ = alice
     headers = {"Authorization": client._credentials["HTTP_AUTHORIZATION"]}
-    token = headers["Authorization"].split()[1]
     http = httpx.Client(base_url=live_server_url, headers=headers, timeout=10)
     game = http.post("/api/games/", json={"mode": "cpu", "level": "easy"}).json()
 
     async def play() -> list[dict]:
-        ws_url = live_server_url.replace("http", "ws") + f"/ws/games/{game['id']}/?token={token}"
-        async with connect(ws_url, origin=live_server_url) as websocket:
+        ws_url = live_server_url.replace("http", "ws") + f"/ws/games/{game['id']}/"
+        async with connect(ws_url, additional_headers=headers) as websocket:  # no Origin
             first = json.loads(await websocket.recv())
             assert (first["type"], first["state"]["you"]) == ("state", ["black"])
             posted = http.post(f"/api/games/{game['id']}/moves/", json={"move": "f5", "ply": 0})
@@ -52,7 +48,8 @@ def test_cpu_reply_arrives_over_the_websocket(live_server_url: str, alice) -> No
 
     events = asyncio.run(play())
     assert [event["ply"] for event in events] == [1, 2]
-    reply = events[-1]["state"]
-    assert reply["last_move"]["color"] == "white"
+    assert [event["version"] for event in events] == [2, 3]
+    reply = events[-1]
+    assert reply["move"]["color"] == "white"
     assert reply["to_move"] == "black"
     assert selectors.replays_to_position(Game.objects.get(public_id=game["id"]))

@@ -8,7 +8,7 @@ from rest_framework.test import APIClient
 
 from games.accounts.models import RatingChange
 from games.models import Game
-from tests.games.sockets import Socket
+from tests.games.sockets import Socket, token_header
 
 pytestmark = pytest.mark.django_db
 
@@ -123,7 +123,7 @@ def test_the_offer_reaches_the_opponent_over_the_websocket(alice, bob) -> None:
     token = white._credentials["HTTP_AUTHORIZATION"].split()[1]
 
     async def watch() -> dict:
-        socket = Socket(f"/ws/games/{state['id']}/?token={token}")
+        socket = Socket(f"/ws/games/{state['id']}/", headers=[token_header(token)])
         connected, _ = await socket.connect()
         assert connected
         await socket.receive_json_from(timeout=10)

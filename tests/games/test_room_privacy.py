@@ -18,7 +18,7 @@ from games.models import Game, Room
 from games.services import games, rooms
 from games.shared.ids import PUBLIC_ID_PATTERN
 from tests.games.conftest import BLACK_WIPES_OUT
-from tests.games.sockets import Socket
+from tests.games.sockets import Socket, token_header
 
 pytestmark = pytest.mark.django_db(transaction=True)
 FIRST_PK = 987654321  # a primary key that cannot turn up in an answer by chance
@@ -54,8 +54,7 @@ def assert_no_join_link(answer: object, room: Room) -> None:
 
 
 def socket_to(public_id: str, token: str = "") -> Socket:
-    query = f"?token={token}" if token else ""
-    return Socket(f"/ws/games/{public_id}/{query}")
+    return Socket(f"/ws/games/{public_id}/", headers=[token_header(token)] if token else None)
 
 
 def websocket_messages(public_id: str) -> list[dict]:
@@ -63,12 +62,12 @@ def websocket_messages(public_id: str) -> list[dict]:
 
     async def watch() -> list[dict]:
         socket = socket_to(public_id)
-        connected, code = await socket.connect()
-        if not connected:
-            return [{"closed": code}]
-        messages = [await socket.receive_json_from(timeout=5)]
+        assert (await socket.connect())[0]
+        message = await socket.receive_output(timeout=5)
+        if message["type"] == "websocket.close":
+            return [{"closed": message["code"]}]
         await socket.disconnect()
-        return messages
+        return [json.loads(message["text"])]
 
     return async_to_sync(watch)()
 
@@ -151,28 +150,29 @@ def test_websocket_events_carry_the_join_link_to_seats_only(alice, bob) -> None:
     key = Token.objects.get(user_id=black.user_id).key
     seen: dict[str, list[dict]] = {}
 
-    async def watch_one_move() -> None:
+    async def watch_a_resignation() -> None:
         sockets = {"seat": socket_to(public_id, key), "spectator": socket_to(public_id)}
         for socket in sockets.values():
             assert (await socket.connect())[0]
         for name, socket in sockets.items():
             seen[name] = [await socket.receive_json_from(timeout=5)]
-        await database_sync_to_async(games.play_move)(
-            player=black, game_id=room.game_id, notation=BLACK_WIPES_OUT[0], ply=0
-        )
+        await database_sync_to_async(games.resign)(player=black, game_id=room.game_id)
         for name, socket in sockets.items():
-            while seen[name][-1]["type"] != "move":
+            while seen[name][-1]["type"] != "resign":
                 seen[name].append(await socket.receive_json_from(timeout=5))
             await socket.disconnect()
 
-    async_to_sync(watch_one_move)()
+    async_to_sync(watch_a_resignation)()
 
-    assert all(message["state"]["room"]["code"] == room.code for message in seen["seat"])
-    assert seen["seat"][-1]["state"]["you"] == ["black"]
-    for message in seen["spectator"]:
-        assert message["state"]["room"]["code"] is None
-        assert message["state"]["url"] == f"/play/{public_id}/"
-        assert_no_join_link(message, room)
+    states = {
+        name: [m["state"] for m in messages if "state" in m] for name, messages in seen.items()
+    }
+    assert all(state["room"]["code"] == room.code for state in states["seat"])
+    assert states["seat"][-1]["you"] == ["black"]
+    for state in states["spectator"]:
+        assert state["room"]["code"] is None
+        assert state["url"] == f"/play/{public_id}/"
+    assert_no_join_link(seen["spectator"], room)  # nor in the presence events
     assert_no_primary_key(seen)
 
 

@@ -1,8 +1,9 @@
 """Services: every write path keeps the move record replayable to the stored position."""
 
 import random
+import time
 import uuid
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from celery import current_app
@@ -13,6 +14,7 @@ from games import presenters, selectors, tasks
 from games.identity import Player
 from games.models import Game, Room, Seat
 from games.services import cpu, games, guests, presence, rooms
+from games.shared import presence as presence_store
 from games.shared.errors import Conflict, Forbidden, ServiceError
 from tests.games.conftest import BLACK_MUST_PASS, BLACK_WIPES_OUT
 
@@ -281,11 +283,12 @@ def test_cpu_takes_over_a_seat_only_after_two_minutes_away() -> None:
     room = rooms.create_room(player=ALICE, variant={}, seats=None)
     rooms.join_room(player=BOB, code=room.code)
     game = games.play_move(player=ALICE, game_id=room.game_id, notation="f5", ply=0)
-    presence.seat_connected(player=BOB, game_id=game.pk)
+    bob_socket = {"game_id": game.pk, "colors": [1], "connection": "bob-1"}
+    presence.seat_connected(**bob_socket)
     with pytest.raises(ServiceError) as caught:
         presence.take_over_seat(player=ALICE, game_id=game.pk, color="white", level="easy")
     assert caught.value.code == "player_present"
-    presence.seat_disconnected(player=BOB, game_id=game.pk)
+    presence.seat_disconnected(**bob_socket)
     with pytest.raises(ServiceError) as caught:
         presence.take_over_seat(player=ALICE, game_id=game.pk, color="white", level="easy")
     assert caught.value.code == "player_recently_left"
@@ -303,19 +306,75 @@ def test_cpu_takes_over_a_seat_only_after_two_minutes_away() -> None:
     assert_replays(game)
 
 
-def test_presence_counts_connections() -> None:
+def test_presence_counts_each_connection_once() -> None:
     game = local_game()
-    presence.seat_connected(player=ALICE, game_id=game.pk)
-    presence.seat_connected(player=ALICE, game_id=game.pk)
-    presence.seat_disconnected(player=ALICE, game_id=game.pk)
+    version = state(game)["version"]
+    first = {"game_id": game.pk, "colors": [0, 1], "connection": "first"}
+    second = {**first, "connection": "second"}
+    for _ in range(3):  # a heartbeat renews its connection, it does not add one
+        presence.seat_connected(**first)
+    presence.seat_connected(**second)
+    presence.seat_disconnected(**second)
     assert all(seat["connected"] for seat in state(game)["seats"])
-    presence.seat_disconnected(player=ALICE, game_id=game.pk)
+    presence.seat_disconnected(**first)
     seats = state(game)["seats"]
     assert not any(seat["connected"] for seat in seats)
     assert all(seat["absent_since"] for seat in seats)
-    presence.seat_connected(player=BOB, game_id=game.pk)  # a spectator changes nothing
-    assert state(game)["version"] == 5
+    assert state(game)["version"] == version  # no change of the game, no event with its state
     assert_replays(game)
+
+
+def test_presence_expires_when_its_server_dies(monkeypatch) -> None:
+    """A connection that is never closed (its server was killed) stops counting by itself, and
+    the seat's absence starts at its last heartbeat."""
+    monkeypatch.setattr(presence_store, "TTL", 0.5)
+    room = rooms.create_room(player=ALICE, variant={}, seats=None)
+    rooms.join_room(player=BOB, code=room.code)
+    Seat.objects.filter(game_id=room.game_id).update(absent_since=timezone.now() - timedelta(1))
+    presence.seat_connected(game_id=room.game_id, colors=[1], connection="killed")
+    last_heartbeat = timezone.now()
+    assert state(room.game)["seats"][1]["connected"]
+    time.sleep(0.7)
+    white = state(room.game)["seats"][1]
+    assert not white["connected"]
+    away_since = datetime.fromisoformat(white["absent_since"])
+    assert abs((away_since - last_heartbeat).total_seconds()) < 0.5
+    assert datetime.fromisoformat(white["takeover_at"]) == away_since + timedelta(minutes=2)
+    with pytest.raises(ServiceError) as caught:
+        presence.take_over_seat(player=ALICE, game_id=room.game_id, color="white", level="easy")
+    assert caught.value.code == "player_recently_left"
+
+
+def test_the_database_says_when_a_closed_seat_went_away() -> None:
+    """A last-seen time left in Redis (a heartbeat that raced the close, or a key of an earlier
+    game with the same id) never moves a recorded absence later: the database decides."""
+    room = rooms.create_room(player=ALICE, variant={}, seats=None)
+    rooms.join_room(player=BOB, code=room.code)
+    socket = {"game_id": room.game_id, "colors": [1], "connection": "bob-1"}
+    presence.seat_connected(**socket)
+    presence.seat_disconnected(**socket)
+    presence_store._redis().set(presence_store._seen_key(room.game_id, 1), time.time())
+    Seat.objects.filter(game_id=room.game_id, color=1).update(
+        absent_since=timezone.now() - timedelta(minutes=3)
+    )
+    game = presence.take_over_seat(player=ALICE, game_id=room.game_id, color="white", level="easy")
+    assert game.seats.get(color=1).kind == "cpu"
+
+
+def test_reconnects_during_a_cpu_turn_queue_no_search() -> None:
+    """30 reconnects during the CPU's turn queued 24 searches when presence was a game change
+    (each one a new version whose commit queued the CPU again)."""
+    game = games.create_cpu_game(
+        player=ALICE, variant={}, level="easy", color="white", undo_allowed=True
+    )
+    before = Game.objects.get(pk=game.pk)
+    assert before.cpu_queued_at is not None  # the CPU (black) is to move
+    for index in range(30):
+        socket = {"game_id": game.pk, "colors": [1], "connection": f"tab-{index}"}
+        presence.seat_connected(**socket)
+        presence.seat_disconnected(**socket)
+    after = Game.objects.get(pk=game.pk)
+    assert (after.version, after.cpu_queued_at) == (before.version, before.cpu_queued_at)
 
 
 def test_hint_is_computed_once_per_ply_and_dropped_when_stale() -> None:
@@ -407,25 +466,34 @@ def test_cpu_play_replays_for_the_same_game_seed() -> None:
 def test_quick_cpu_levels_are_served_before_strong_searches(
     settings, django_capture_on_commit_callbacks
 ) -> None:
+    """Easy before normal on the quick queue; strong searches on their own queue and worker."""
     settings.CELERY_CPU_QUEUE = f"cpu-test-{uuid.uuid4().hex}"  # no worker takes these tasks
+    settings.CELERY_STRONG_QUEUE = f"{settings.CELERY_CPU_QUEUE}-strong"
     created = {}
     with django_capture_on_commit_callbacks(execute=True):
-        for level in ("strong", "normal", "easy"):  # queued slowest first; the CPU plays black
+        # queued slowest first, by three players (each may have two searches queued); the CPU
+        # plays black
+        for level, player in (("strong", CAROL), ("normal", BOB), ("easy", ALICE)):
             created[level] = games.create_cpu_game(
-                player=ALICE, variant={}, level=level, color="white", undo_allowed=False
+                player=player, variant={}, level=level, color="white", undo_allowed=False
             )
-    served = []
-    with current_app.connection_for_read() as connection:
-        queue = connection.SimpleQueue(settings.CELERY_CPU_QUEUE)
-        try:
-            for _ in created:
-                message = queue.get(timeout=5)  # in the order a worker takes them
-                args, _kwargs, _embed = message.decode()
-                served.append(args[0])
-                message.ack()
-        finally:
-            queue.close()
-    assert served == [created["easy"].pk, created["normal"].pk, created["strong"].pk]
+
+    def served(queue_name: str, count: int) -> list[int]:
+        games_served = []
+        with current_app.connection_for_read() as connection:
+            queue = connection.SimpleQueue(queue_name)
+            try:
+                for _ in range(count):
+                    message = queue.get(timeout=5)  # in the order a worker takes them
+                    args, _kwargs, _embed = message.decode()
+                    games_served.append(args[0])
+                    message.ack()
+            finally:
+                queue.close()
+        return games_served
+
+    assert served(settings.CELERY_CPU_QUEUE, 2) == [created["easy"].pk, created["normal"].pk]
+    assert served(settings.CELERY_STRONG_QUEUE, 1) == [created["strong"].pk]
 
 
 def test_a_variant_that_is_not_an_object_names_the_field() -> None:
@@ -433,3 +501,16 @@ def test_a_variant_that_is_not_an_object_names_the_field() -> None:
         games.create_local_game(player=ALICE, variant=["8x8"], undo_allowed=False)
     assert (caught.value.code, caught.value.field) == ("invalid", "variant")
     assert caught.value.message == "The variant must be a JSON object."
+
+
+def test_a_game_reads_with_redis_away(settings) -> None:
+    """Presence lives in Redis; a game's state still reads without it (seats not connected)."""
+    game = local_game()
+    presence.seat_connected(game_id=game.pk, colors=[0], connection="tab")
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
+    presence_store._redis.cache_clear()
+    try:
+        seats = state(game)["seats"]
+    finally:
+        presence_store._redis.cache_clear()
+    assert [seat["connected"] for seat in seats] == [False, False]

@@ -1,6 +1,8 @@
 """Issue 14 §1, watching: the games between people being played now (rated first), the number
 of spectators of a game (websockets without a seat), and who is at a board."""
 
+import time
+
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
@@ -10,7 +12,9 @@ from rest_framework.test import APIClient
 from games import presenters, selectors
 from games.accounts.models import PlayerRating
 from games.models import Game
-from tests.games.sockets import Socket
+from games.services import watching
+from games.shared import presence as presence_store
+from tests.games.sockets import Socket, token_header
 
 pytestmark = pytest.mark.django_db
 
@@ -56,35 +60,56 @@ def watch_answer() -> dict:
 def test_spectators_are_counted_while_they_watch_and_online_players_are_named(
     alice, bob, fresh_channel_layer: None
 ) -> None:
+    """A spectator's socket counts while it is open (Redis, like a seat's presence): the seats
+    hear of it in a presence event, which bumps no version."""
     (a, _), (b, _) = alice, bob
     state = room_game(a, b)
     token = a._credentials["HTTP_AUTHORIZATION"].split()[1]
 
-    async def watch() -> tuple[dict, int, dict]:
-        seat = Socket(f"/ws/games/{state['id']}/?token={token}")
+    async def next_presence(socket: Socket) -> dict:
+        event = await socket.receive_json_from()
+        while event["type"] != "presence":
+            event = await socket.receive_json_from()
+        return event
+
+    async def watch() -> tuple[dict, dict, dict, dict]:
+        seat = Socket(f"/ws/games/{state['id']}/", headers=[token_header(token)])
         spectator = Socket(f"/ws/games/{state['id']}/")
         assert (await seat.connect())[0]
         await seat.receive_json_from()  # its state
-        await seat.receive_json_from()  # its own presence
         assert (await spectator.connect())[0]
-        await spectator.receive_json_from()
-        counted = await seat.receive_json_from()
-        while counted["type"] != "spectators":
-            counted = await seat.receive_json_from()
+        shown = await spectator.receive_json_from()
+        counted = await next_presence(seat)
         online = await database_sync_to_async(watch_answer)()
         await spectator.disconnect()
-        left = await seat.receive_json_from()
-        while left["type"] != "spectators":
-            left = await seat.receive_json_from()
+        left = await next_presence(seat)
         await seat.disconnect()
-        return counted, left["state"]["spectators"], online
+        return shown["state"], counted, left, online
 
-    counted, after, watched = async_to_sync(watch)()
-    assert counted["state"]["spectators"] == 1
-    assert after == 0
+    shown, counted, left, watched = async_to_sync(watch)()
+    assert shown["spectators"] == 1  # counted before its state was read
+    assert (counted["spectators"], left["spectators"]) == (1, 0)
+    assert counted["version"] == left["version"] == state["version"]  # no change of the game
     assert watched["games"][0]["spectators"] == 1
     assert watched["online"] == {"names": ["alice"], "guests": 0}
-    assert Game.objects.get(public_id=state["id"]).spectators == 0
+    assert presence_store.spectators(game_ids=[shown_pk(state)]) == {shown_pk(state): 0}
+
+
+def shown_pk(state: dict) -> int:
+    return Game.objects.get(public_id=state["id"]).pk
+
+
+def test_a_spectator_of_a_server_that_died_stops_counting(alice, bob, monkeypatch) -> None:
+    """A spectator's socket never closed (its server was killed) expires like a seat's."""
+    (a, _), (b, _) = alice, bob
+    game_id = shown_pk(room_game(a, b))
+    monkeypatch.setattr(presence_store, "TTL", 0.5)
+    assert watching.spectator_connected(game_id=game_id, connection="killed") is None
+    assert presence_store.spectators(game_ids=[game_id]) == {game_id: 1}
+    assert selectors.live_games(limit=1)[0][2] == 1
+    time.sleep(0.7)
+    assert presence_store.spectators(game_ids=[game_id]) == {game_id: 0}
+    assert selectors.live_games(limit=1)[0][2] == 0
 
 
 def test_the_highest_rated_games_come_first(make_account, guest) -> None:

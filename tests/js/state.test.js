@@ -7,6 +7,7 @@ import {
   boardShape,
   cellAt,
   clockLeft,
+  followMove,
   formatClock,
   normalizeState,
   parseSquare,
@@ -187,6 +188,45 @@ test("the board's shape changes with its cut corners, not with its discs", () =>
   assert.equal(boardShape(octagonCorner), " ..|...|...");
   assert.equal(boardShape([" --", "-O-", "-#-"]), boardShape(octagonCorner));
   assert.notEqual(boardShape(START), boardShape(octagonCorner));
+});
+
+test("a move event that follows the state plays its move and flips on the board", () => {
+  const event = {
+    type: "move",
+    version: 4,
+    ply: 2,
+    status: "active",
+    move: { ply: 0, color: "black", move: "f5", flipped: ["e5"], text: "Black f5, 1 disc flipped" },
+    record: ["f5", "pass"],
+    pass_notice: { ply: 1, color: "white", text: "White passes: no legal move" },
+    to_move: "black",
+    legal_moves: { f6: ["e5"] },
+    discs: { black: 4, white: 1 },
+    empties: 59,
+    undo: { allowed: true, used: 0, colors: ["black"] },
+    result: null,
+    clock: { time_control: "3+2", speed: "blitz", remaining_ms: { black: 181_000, white: 180_000 }, running: "black", flag_at: null },
+    draw: { allowed: true, offered_by: null },
+    abort_allowed: false,
+    server_time: new Date().toISOString(),
+    updated_at: new Date().toISOString(),
+  };
+  const next = followMove(apiState(), event);
+  assert.deepEqual(next.clock, event.clock);
+  assert.equal(next.abort_allowed, false);
+  assert.equal(normalizeState(next).clock.running, "black");
+  assert.equal(next.board[4], "---XXX--");
+  assert.deepEqual(next.moves, ["f5", "pass"]);
+  assert.equal(next.version, 4);
+  assert.deepEqual(next.legal_moves, { f6: ["e5"] });
+  assert.equal(next.last_move, event.move);
+  assert.deepEqual(next.seats, apiState().seats);
+  assert.equal(normalizeState(next).pass.color, "white");
+});
+
+test("a move event after a gap in versions does not follow (the page resyncs)", () => {
+  assert.equal(followMove(apiState(), { version: 5 }), null);
+  assert.equal(followMove(apiState(), { version: 3 }), null);
 });
 
 test("the running clock counts down from the server's figure at the server's time", () => {

@@ -16,6 +16,7 @@ import {
   boardShape,
   cellAt,
   clockLeft,
+  followMove,
   formatClock,
   normalizeState,
   parseSquare,
@@ -31,6 +32,7 @@ let gameId = app.dataset.gameId || null;
 const roomCode = app.dataset.roomCode || null;
 let roomUrl = null; // the room's join link, from the rooms API (set before any state is drawn)
 let state = null;
+let shown = null; // the API state that `state` was made from (websocket move events apply to it)
 let live = null;
 let busy = false;
 let review = null; // the finished game's move list and analysis (review.js)
@@ -376,6 +378,7 @@ function apply(raw) {
   const previous = state;
   if (previous && next.id === previous.id && next.version < previous.version) return;
   state = next;
+  shown = raw;
   const pending = new Map();
   const colors = new Map();
   const last = next.lastMove;
@@ -393,6 +396,32 @@ function apply(raw) {
   if (pending.size) board.animateFlips(last.flips, colors);
 }
 
+/**
+ * A websocket message: a whole state (on connect, on a resync and for changes other than moves),
+ * a move event, applied when it follows the shown state (after a gap in the versions the page
+ * asks for the state again; an event it already has, e.g. from its own POST, is dropped), or who
+ * is at the board (the seats, the number of spectators and the clocks, read at the version it
+ * carries: one older than the shown state is dropped, the shown state's presence being newer).
+ */
+function receive(message) {
+  if (message.state) {
+    apply(message.state);
+  } else if (message.type === "move" && shown && message.version > shown.version) {
+    const next = followMove(shown, message);
+    if (!next) live.resync(shown.version);
+    else {
+      apply(next);
+      // A rated game's last move: the rating changes come with the whole state (the seats').
+      if (next.status === "finished" && next.rated) refresh().catch(() => {});
+    }
+  } else if (message.type === "presence" && shown && message.version === shown.version) {
+    const { seats, spectators, clock, server_time } = message;
+    apply({ ...shown, seats, spectators, clock, server_time });
+  } else if (message.type === "presence" && shown && message.version > shown.version) {
+    live.resync(shown.version);
+  }
+}
+
 async function refresh() {
   apply(await api("GET", `/api/games/${gameId}/`));
 }
@@ -401,7 +430,7 @@ function follow(id) {
   live?.close();
   gameId = String(id);
   live = new LiveGame(gameId, {
-    onMessage: (message) => message.state && apply(message.state),
+    onMessage: (message) => receive(message),
     onStatus: (online) => {
       show($("offline"), !online);
       app.dataset.online = String(online);

@@ -1,5 +1,5 @@
 // The game's websocket (or the lobby's): reconnects automatically with back-off and reports
-// every message.
+// every message (the game's protocol: games/consumers.py and the README's "Websocket" section).
 
 export class LiveGame {
   /**
@@ -39,6 +39,11 @@ export class LiveGame {
       setTimeout(() => this.connect(), this.delay);
       this.delay = Math.min(this.delay * 2, 8000);
     });
+  }
+
+  /** Ask for the whole state unless `version` is the server's (after a gap in the versions). */
+  resync(version) {
+    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ type: "sync", version }));
   }
 
   /** Stop listening (e.g. when the room moves on to a rematch game). */

@@ -135,3 +135,45 @@ export function formatClock(ms) {
 export function serverNow(state) {
   return Date.now() + state.clockOffset;
 }
+
+/** The board row letter of each player's disc (the inverse of CELL_CONTENT for colours). */
+const COLOR_CELL = { black: "X", white: "O", red: "R", green: "G" };
+
+/**
+ * The API state after a websocket move event (games/presenters.py MoveEvent), or null when the
+ * event does not follow `raw` by exactly one version (then the page asks for a resync). The
+ * event carries the move and its flips, the record entries from the move on, who moves next
+ * with the legal moves, the counts, the result, the clocks, the draw offer and whether an abort
+ * is allowed; everything else stays as it was.
+ */
+export function followMove(raw, event) {
+  if (event.version !== raw.version + 1) return null;
+  const move = event.move;
+  const cell = COLOR_CELL[move.color];
+  const rows = raw.board.map((row) => [...row]);
+  for (const square of [move.move, ...move.flipped]) {
+    const [col, row] = parseSquare(square);
+    rows[row][col] = cell;
+  }
+  return {
+    ...raw,
+    version: event.version,
+    ply: event.ply,
+    status: event.status,
+    to_move: event.to_move,
+    legal_moves: event.legal_moves,
+    discs: event.discs,
+    empties: event.empties,
+    undo: event.undo,
+    result: event.result,
+    clock: event.clock,
+    draw: event.draw,
+    abort_allowed: event.abort_allowed,
+    board: rows.map((row) => row.join("")),
+    last_move: move,
+    pass_notice: event.pass_notice,
+    moves: [...raw.moves.slice(0, move.ply), ...event.record],
+    server_time: event.server_time,
+    updated_at: event.updated_at,
+  };
+}

@@ -1,0 +1,175 @@
+"""Which seats have a websocket open, kept in Redis so that it expires by itself.
+
+Each open connection of a seat is a member of the sorted set
+``presence:<database>:<game>:<colour>``, scored by when it expires; the consumer renews it every
+``HEARTBEAT`` seconds and removes it when it closes. A server that dies leaves members that
+simply expire ``TTL`` seconds after its last heartbeat, and a connection is one member however
+often it is renewed: a socket is never counted twice, nor forever.
+``presence-seen:<database>:<game>:<colour>`` keeps when the seat was last seen connected: the
+start of its absence, for the 2-minute takeover, when its server died. The database decides
+otherwise: a seat that connects has its ``absent_since`` cleared, and a connection that closes
+(or a move over HTTP) records it there.
+A connection that holds no seat of the game is a spectator: a member of
+``spectators:<database>:<game>``, renewed and expiring alike.
+"""
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import cache
+
+import redis
+from django.conf import settings
+from django.db import connection
+
+HEARTBEAT = 10.0  # seconds between a connection's renewals
+TTL = 30.0  # seconds a connection counts without a renewal
+SEEN_KEPT = 7 * 24 * 3600  # seconds the last-seen time outlives the seat's connections
+
+
+@dataclass(frozen=True)
+class SeatPresence:
+    connected: bool
+    last_seen: datetime | None  # when a connection of the seat was last alive
+
+
+@cache
+def _redis() -> redis.Redis:
+    return redis.Redis.from_url(settings.REDIS_URL)
+
+
+def _key(game_id: int, color: int) -> str:
+    return f"presence:{_database()}:{game_id}:{color}"
+
+
+def _seen_key(game_id: int, color: int) -> str:
+    return f"presence-seen:{_database()}:{game_id}:{color}"
+
+
+def _spectators_key(game_id: int) -> str:
+    return f"spectators:{_database()}:{game_id}"
+
+
+def _database() -> str:
+    """The database's name: stacks sharing one Redis database number their games alike."""
+    return str(connection.settings_dict["NAME"])
+
+
+def renew(*, game_id: int, colors: Iterable[int], connection: str) -> set[int]:
+    """Count ``connection`` for the seats ``colors`` for ``TTL`` more seconds; returns the
+    colours that had no live connection before (they just came back)."""
+    colors = list(colors)
+    now = time.time()
+    before = _live_counts(game_id, colors, now)
+    pipe = _redis().pipeline()
+    for color in colors:
+        pipe.zremrangebyscore(_key(game_id, color), "-inf", now)
+        pipe.zadd(_key(game_id, color), {connection: now + TTL})
+        pipe.expire(_key(game_id, color), int(TTL) + 1)
+        pipe.set(_seen_key(game_id, color), now, ex=SEEN_KEPT)
+    pipe.execute()
+    return {color for color, count in zip(colors, before, strict=True) if not count}
+
+
+def remove(*, game_id: int, colors: Iterable[int], connection: str) -> set[int]:
+    """``connection`` closed; returns the colours left with no live connection, whose absence
+    the caller records (their last-seen time goes: it only stands in for a server that died)."""
+    colors = list(colors)
+    now = time.time()
+    pipe = _redis().pipeline()
+    for color in colors:
+        pipe.zrem(_key(game_id, color), connection)
+    pipe.execute()
+    after = _live_counts(game_id, colors, now)
+    left = {color for color, count in zip(colors, after, strict=True) if not count}
+    if left:
+        _redis().delete(*(_seen_key(game_id, color) for color in left))
+    return left
+
+
+def read(*, game_id: int, colors: Iterable[int]) -> dict[int, SeatPresence]:
+    """The presence of the seats ``colors`` of a game (one round trip); with Redis away every
+    seat reads as not connected, so that reading a game still works."""
+    colors = list(colors)
+    now = time.time()
+    pipe = _redis().pipeline()
+    for color in colors:
+        pipe.zcount(_key(game_id, color), f"({now}", "+inf")
+        pipe.get(_seen_key(game_id, color))
+    try:
+        answers = pipe.execute()
+    except redis.RedisError:
+        return {color: SeatPresence(connected=False, last_seen=None) for color in colors}
+    return {
+        color: SeatPresence(
+            connected=bool(count),
+            last_seen=datetime.fromtimestamp(float(seen), UTC) if seen else None,
+        )
+        for color, count, seen in zip(colors, answers[::2], answers[1::2], strict=True)
+    }
+
+
+def watch(*, game_id: int, connection: str) -> bool:
+    """Count ``connection`` as a spectator of the game for ``TTL`` more seconds; returns whether
+    the number of spectators changed (it came, or others expired)."""
+    key, now = _spectators_key(game_id), time.time()
+    pipe = _redis().pipeline()
+    pipe.zcount(key, f"({now}", "+inf")
+    pipe.zremrangebyscore(key, "-inf", now)
+    pipe.zadd(key, {connection: now + TTL})
+    pipe.expire(key, int(TTL) + 1)
+    pipe.zcard(key)
+    before, *_, after = pipe.execute()
+    return bool(before != after)
+
+
+def unwatch(*, game_id: int, connection: str) -> bool:
+    """The spectator ``connection`` left; returns whether it was counted."""
+    return bool(_redis().zrem(_spectators_key(game_id), connection))
+
+
+def spectators(*, game_ids: Iterable[int]) -> dict[int, int]:
+    """How many spectators each game has (one round trip; none with Redis away)."""
+    game_ids = list(game_ids)
+    now = time.time()
+    pipe = _redis().pipeline()
+    for game_id in game_ids:
+        pipe.zcount(_spectators_key(game_id), f"({now}", "+inf")
+    try:
+        counts = pipe.execute()
+    except redis.RedisError:
+        return dict.fromkeys(game_ids, 0)
+    return dict(zip(game_ids, counts, strict=True))
+
+
+def connected(*, seats: Iterable[tuple[int, int]]) -> set[tuple[int, int]]:
+    """Which of the seats ``(game_id, colour)`` have a live connection (one round trip; none
+    with Redis away)."""
+    seats = list(seats)
+    now = time.time()
+    pipe = _redis().pipeline()
+    for game_id, color in seats:
+        pipe.zcount(_key(game_id, color), f"({now}", "+inf")
+    try:
+        counts = pipe.execute()
+    except redis.RedisError:
+        return set()
+    return {seat for seat, count in zip(seats, counts, strict=True) if count}
+
+
+def absence_start(recorded: datetime | None, seen: SeatPresence) -> datetime | None:
+    """When a seat's absence began: None while it is connected, else ``recorded`` (its
+    ``absent_since`` in the database, the source of truth: set when it was taken, moved over
+    HTTP or closed its last connection, cleared when it connects), and only when the database
+    has none (its server died) its last connection here."""
+    if seen.connected:
+        return None
+    return recorded if recorded is not None else seen.last_seen
+
+
+def _live_counts(game_id: int, colors: list[int], now: float) -> list[int]:
+    pipe = _redis().pipeline()
+    for color in colors:
+        pipe.zcount(_key(game_id, color), f"({now}", "+inf")
+    return pipe.execute()
