@@ -62,6 +62,7 @@ def test_both_players_of_a_rated_room_see_their_rating_change(new_page) -> None:
     guest.get_by_role("button", name="Join").click()
     expect(guest.locator('#counts li[data-color="black"] .rating')).to_contain_text("1500?")
     expect(host.locator("#rated-badge")).to_be_visible()
+    expect(host.locator("#turn")).to_have_text("Your turn (Black)")
     play_until_the_end({"black": host, "white": guest})
     # The last mover reads its POST's answer, the other the move event (then the whole state).
     for page in (host, guest):
