@@ -20,7 +20,7 @@ from games.models import Challenge, Game, GameReview, PositionAnalysis, Room, Se
 from games.models import Move as MoveRecord
 from games.shared import presence as presence_store
 from games.shared.bots import bots_among
-from games.shared.ratings import rating_of
+from games.shared.ratings import RatingKey, rating_changes_of, rating_of, standings_of
 from games.shared.time_controls import TimeControl, speed_of
 
 PASS_NOTATION = str(PASS)
@@ -76,6 +76,15 @@ class AnalysisState(TypedDict):
     finished_at: str | None
 
 
+class SeatRating(TypedDict):
+    """A seated account's rating in the game's class (rounded; ``provisional`` while its
+    deviation is high) and, once the rated game has finished, how the game changed it."""
+
+    value: int
+    provisional: bool
+    change: int | None
+
+
 class SeatState(TypedDict):
     color: str
     kind: str
@@ -83,6 +92,7 @@ class SeatState(TypedDict):
     name: str | None
     account: str | None  # the signed-in player's name
     bot: bool  # the account is a bot (shown "BOT")
+    rating: SeatRating | None  # an account's; None for the CPU, a guest, an open seat
     taken: bool
     connected: bool
     absent_since: str | None
@@ -365,28 +375,32 @@ def game_state(
     board: Board | None = None,
     viewer: Player | None = None,
     bots: set[int] | None = None,
+    ratings: dict[int, SeatRating] | None = None,
 ) -> GameState:
     """The state of a game as ``viewer`` sees it (``seen_by``): ``you`` lists the colours they
     play, and only a seat learns the room's join link.
 
     Reads the game's seats, moves and room from the query's cache when it has them (see
-    ``games.selectors.games_of``); ``bots``, the bot accounts among its seats, when known.
+    ``games.selectors.games_of``); ``bots``, the bot accounts among its seats, and ``ratings``,
+    its seats' ratings (``seat_ratings`` of a list of games), when known.
     """
-    state = _seats_state(game, board=board, viewer=viewer, bots=bots)
+    state = _seats_state(game, board=board, viewer=viewer, bots=bots, ratings=ratings)
     return seen_by(state, you=state["you"])
 
 
 def game_states(games: Iterable[Game], *, viewer: Player | None) -> list[GameState]:
-    """``game_state`` of each game, the bot accounts among their seats looked up once."""
+    """``game_state`` of each game, the bot accounts and the ratings of their seats looked up
+    once for them all."""
     listed = list(games)
     bots = bots_among([seat.user_id for game in listed for seat in game.seats.all()])
-    return [game_state(game, viewer=viewer, bots=bots) for game in listed]
+    ratings = seat_ratings(listed)
+    return [game_state(game, viewer=viewer, bots=bots, ratings=ratings) for game in listed]
 
 
 def event_state(game: Game, *, board: Board | None = None) -> GameState:
     """The state as the game's seats see it, join link included and ``you`` empty: what an event
     carries to the consumers, which pass it through ``seen_by`` for each viewer."""
-    return _seats_state(game, board=board, viewer=None)
+    return _seats_state(game, board=board, viewer=None, ratings=None)
 
 
 def seen_by(state: GameState, *, you: list[str]) -> GameState:
@@ -400,7 +414,12 @@ def seen_by(state: GameState, *, you: list[str]) -> GameState:
 
 
 def _seats_state(
-    game: Game, *, board: Board | None, viewer: Player | None, bots: set[int] | None = None
+    game: Game,
+    *,
+    board: Board | None,
+    viewer: Player | None,
+    bots: set[int] | None = None,
+    ratings: dict[int, SeatRating] | None = None,
 ) -> GameState:
     board = board or Board.from_text(game.position)
     seats = list(game.seats.all())
@@ -437,7 +456,7 @@ def _seats_state(
             "used": game.hint_count,
             "current": _pending_hint(game.hint),
         },
-        "seats": seat_states(game, bots=bots),
+        "seats": seat_states(game, bots=bots, ratings=ratings),
         "you": [COLOR_NAMES[seat.color] for seat in seats if viewer and viewer.holds(seat)],
         "room": _room_summary(room),
         "clock": _clock_state(game, board, now),
@@ -827,16 +846,29 @@ def _pass_notice(record: list[MoveRecord]) -> PassNotice | None:
     return {"ply": entry.ply, "color": name, "text": f"{name.capitalize()} passes: no legal move"}
 
 
-def seat_states(game: Game, *, bots: set[int] | None = None) -> list[SeatState]:
-    """The game's seats, with their presence (``games.shared.presence``, one Redis round trip);
-    ``bots``, the bot accounts among them, when known."""
+def seat_states(
+    game: Game,
+    *,
+    bots: set[int] | None = None,
+    ratings: dict[int, SeatRating] | None = None,
+) -> list[SeatState]:
+    """The game's seats, with their presence (``games.shared.presence``, one Redis round trip),
+    whether their accounts are bots and their ratings (``bots``, ``ratings``: looked up for a
+    list the game is in, else read for this game)."""
     seats = list(game.seats.all())
     if bots is None:
         bots = bots_among([seat.user_id for seat in seats])
     takeover = game.status == Game.Status.ACTIVE and game.mode == Game.Mode.ROOM
     seen = presence_store.read(game_id=game.pk, colors=[seat.color for seat in seats])
+    ratings = seat_ratings([game]) if ratings is None else ratings
     return [
-        _seat_state(seat, takeover=takeover, seen=seen[seat.color], bot=seat.user_id in bots)
+        _seat_state(
+            seat,
+            takeover=takeover,
+            seen=seen[seat.color],
+            bot=seat.user_id in bots,
+            rating=ratings.get(seat.pk),
+        )
         for seat in seats
     ]
 
@@ -855,8 +887,37 @@ def presence_event(game: Game) -> PresenceEvent:
     }
 
 
+def seat_ratings(games: Iterable[Game]) -> dict[int, SeatRating]:
+    """The seated accounts' ratings in the class of each game, by seat id, with the change once
+    a rated game has finished: two queries for any number of games (a list's)."""
+    games = list(games)
+    keys: dict[Seat, RatingKey] = {}
+    for game in games:
+        seats = list(game.seats.all())
+        speed = speed_of(game.time_control)
+        for seat in seats:
+            if seat.user_id is not None:
+                keys[seat] = (seat.user_id, speed, len(seats))
+    standings = standings_of(set(keys.values()))
+    changes = rating_changes_of([game.pk for game in games if game.status == Game.Status.FINISHED])
+    ratings: dict[int, SeatRating] = {}
+    for seat, key in keys.items():
+        if key in standings:
+            ratings[seat.pk] = {
+                "value": standings[key].rating,
+                "provisional": standings[key].provisional,
+                "change": changes.get((seat.game_id, key[0])),
+            }
+    return ratings
+
+
 def _seat_state(
-    seat: Seat, *, takeover: bool, seen: presence_store.SeatPresence, bot: bool
+    seat: Seat,
+    *,
+    takeover: bool,
+    seen: presence_store.SeatPresence,
+    bot: bool,
+    rating: SeatRating | None,
 ) -> SeatState:
     """A seat; ``takeover_at`` (when ``takeover`` applies: an active room) is when the CPU may
     take the seat of its absent player (M3); ``bot``: its account is a bot."""
@@ -869,6 +930,7 @@ def _seat_state(
         "name": seat_name(seat),
         "account": seat.user.get_username() if seat.user_id is not None and seat.user else None,
         "bot": bot,
+        "rating": rating,
         "taken": seat.is_taken,
         "connected": seen.connected,
         "absent_since": absent_since.isoformat() if absent_since else None,

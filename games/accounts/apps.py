@@ -17,5 +17,5 @@ class AccountsConfig(AppConfig):
         )
         from games.public import provide_bots, provide_ratings
 
-        provide_ratings(lambda user_id, speed: selectors.rating_of(user_id, speed))
+        provide_ratings(selectors.AccountRatings())
         provide_bots(bots.bot_ids)

@@ -1,5 +1,6 @@
 """Read-only queries of accounts: ratings and player profiles (spec M5)."""
 
+from collections.abc import Collection
 from typing import TypedDict
 
 from django.contrib.auth import get_user_model
@@ -8,6 +9,7 @@ from django.db.models import BooleanField, Case, Sum, Value, When
 from django.urls import reverse
 
 from games.accounts.models import (
+    INITIAL_DEVIATION,
     INITIAL_RATING,
     TABLES,
     AccessToken,
@@ -17,6 +19,7 @@ from games.accounts.models import (
 )
 from games.accounts.services import PROVISIONAL_DEVIATION, is_provisional
 from games.public import TIME_CLASSES, FinishedGameEntry, finished_games_of
+from games.shared.ratings import RatingKey, Standing
 
 RECENT_GAMES = 20
 LEADERBOARD_SIZE = 100
@@ -82,12 +85,35 @@ def user_by_username(username: str) -> AbstractBaseUser | None:
 
 def rating_of(user_id: int, rating_class: str = MAIN_CLASS) -> int:
     """The account's rating in ``rating_class``, rounded (the start before its first game)."""
-    rating = (
-        PlayerRating.objects.filter(user_id=user_id, pool=rating_class)
-        .values_list("rating", flat=True)
-        .first()
-    )
-    return round(INITIAL_RATING if rating is None else rating)
+    key = (user_id, rating_class, 2)
+    return AccountRatings().standings([key])[key].rating
+
+
+class AccountRatings:
+    """The game service's view of the ratings (``games.shared.ratings.RatingsProvider``)."""
+
+    def standings(self, keys: Collection[RatingKey]) -> dict[RatingKey, Standing]:
+        """Each account's rating in the class of its kind of game (2 players: the time class;
+        more: the tables), the start before its first game there; one query."""
+        classes = {key: key[1] if key[2] == 2 else TABLES for key in keys}
+        rows = PlayerRating.objects.filter(
+            user_id__in={user_id for user_id, _speed, _players in keys},
+            pool__in=set(classes.values()),
+        ).values_list("user_id", "pool", "rating", "deviation")
+        found = {(user_id, pool): (rating, deviation) for user_id, pool, rating, deviation in rows}
+        start = (INITIAL_RATING, INITIAL_DEVIATION)
+        standings = {}
+        for key, rating_class in classes.items():
+            rating, deviation = found.get((key[0], rating_class), start)
+            standings[key] = Standing(rating=round(rating), provisional=is_provisional(deviation))
+        return standings
+
+    def changes(self, game_ids: Collection[int]) -> dict[tuple[int, int], int]:
+        """How the rated games changed each account's rating, rounded as the ratings are."""
+        return {
+            (change.game_id, change.user_id): change.delta
+            for change in RatingChange.objects.filter(game_id__in=game_ids)
+        }
 
 
 def player_profile(user: AbstractBaseUser) -> PlayerProfile:

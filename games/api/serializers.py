@@ -272,6 +272,15 @@ class HintStateSerializer(ShapeSerializer):
     current = PendingHintSerializer(allow_null=True)
 
 
+class SeatRatingSerializer(ShapeSerializer):
+    shape = presenters.SeatRating
+    value = serializers.IntegerField(help_text="the rating in the game's class, rounded")
+    provisional = serializers.BooleanField(help_text="true while the rating's deviation is high")
+    change = serializers.IntegerField(
+        allow_null=True, help_text="how the finished rated game changed it; null before"
+    )
+
+
 class SeatStateSerializer(ShapeSerializer):
     shape = presenters.SeatState
     color = serializers.ChoiceField(choices=COLOR_NAMES)
@@ -280,6 +289,7 @@ class SeatStateSerializer(ShapeSerializer):
     name = serializers.CharField(allow_null=True)
     account = serializers.CharField(allow_null=True, help_text="the signed-in player's name")
     bot = serializers.BooleanField(help_text="the account is a bot (shown BOT)")
+    rating = SeatRatingSerializer(allow_null=True, help_text="an account's; null for others")
     taken = serializers.BooleanField()
     connected = serializers.BooleanField()
     absent_since = serializers.DateTimeField(allow_null=True)

@@ -77,6 +77,20 @@ def play_cell(page: Page, square: str) -> None:
     )
 
 
+def play_until_the_end(players: dict[str, Page]) -> int:
+    """Each side plays its first legal move until the game ends; returns the plies played."""
+    first = next(iter(players.values()))
+    while first.get_attribute("#game-app", "data-status") != "finished":
+        mover = players[first.get_attribute("#game-app", "data-to-move")]
+        if not wait_my_turn_or_end(mover):
+            break
+        play_cell(mover, legal_squares(mover)[0])
+        ply = mover.get_attribute("#game-app", "data-ply")
+        for page in players.values():
+            wait_ply(page, int(ply))
+    return int(first.get_attribute("#game-app", "data-ply"))
+
+
 def screenshot(page: Page, name: str) -> None:
     """Save a screenshot when SCREENSHOTS_DIR is set (they are never committed)."""
     folder = os.environ.get("SCREENSHOTS_DIR")
@@ -97,6 +111,19 @@ def start_room(page: Page, **choices: str) -> None:
     page.locator("#setup-form [type=submit]").click()  # in any language
     page.wait_for_url(lambda url: "/room/" in url)
     wait_ready(page)
+
+
+def friend_room(new_page, **choices: str) -> tuple[Page, Page]:
+    """A started 2-player friend room (8x8 unless ``choices`` say otherwise): the host's page,
+    black, and a second browser's that joined as white."""
+    host = new_page()
+    start_room(host, opponent="friend", **{"board": "8x8", **choices})
+    guest = new_page()
+    guest.goto(host.input_value("#room-url"))
+    wait_ready(guest)
+    guest.get_by_role("button", name="Join").click()
+    expect(guest.locator("#counts")).to_contain_text("White (you)")
+    return host, guest
 
 
 def expect_disc(page: Page, square: str, color: str) -> None:

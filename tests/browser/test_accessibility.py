@@ -79,6 +79,17 @@ def test_no_axe_violation_on_a_game_during_play_and_at_the_end(new_page, scheme:
     assert violations(page) == []
 
 
+@pytest.mark.parametrize("theme", ["wood", "contrast"])
+def test_no_axe_violation_with_a_board_theme_marks_and_no_coordinates(new_page, theme) -> None:
+    page = new_page(bypass_csp=True)
+    start_game(page, opponent="local")
+    page.get_by_label("Board style").select_option(theme)
+    page.get_by_label("Disc style").select_option("marks")
+    page.get_by_label("Coordinates").uncheck()
+    play_cell(page, "d3")
+    assert violations(page) == []
+
+
 def test_no_axe_violation_in_a_four_player_room(new_page) -> None:
     page = new_page(bypass_csp=True)
     start_room(page, opponent="group", players="4")
@@ -152,11 +163,13 @@ DISC_COLOURS = """() => {
 }"""
 
 
+@pytest.mark.parametrize("theme", ["green", "wood", "contrast"])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_every_disc_colour_stands_out_and_marks_tell_them_apart(new_page, scheme) -> None:
+def test_every_disc_colour_stands_out_and_marks_tell_them_apart(new_page, scheme, theme) -> None:
     page = new_page(color_scheme=scheme, bypass_csp=True)
     start_game(page, opponent="local")
-    page.get_by_label("Marks on discs").check()
+    page.get_by_label("Board style").select_option(theme)
+    page.get_by_label("Disc style").select_option("marks")
     colours = page.evaluate(DISC_COLOURS)
     for disc in colours:
         assert page.evaluate(CONTRAST, [disc["edge"], disc["board"]]) >= 3, disc
@@ -164,4 +177,4 @@ def test_every_disc_colour_stands_out_and_marks_tell_them_apart(new_page, scheme
     assert len({disc["mark"] for disc in colours}) == 5
     page.reload()
     wait_ready(page)
-    expect(page.get_by_label("Marks on discs")).to_be_checked()
+    expect(page.get_by_label("Disc style")).to_have_value("marks")

@@ -157,6 +157,7 @@ def test_pinch_zooms_the_3d_board(new_page) -> None:
     page = new_page(viewport={"width": 375, "height": 740}, has_touch=True, is_mobile=True)
     start_game(page, opponent="local")
     page.get_by_label("3D board").check()
+    page.locator("#board").scroll_into_view_if_needed()  # the switch is in the settings below
     box = page.locator("#board").bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     cdp = page.context.new_cdp_session(page)
@@ -185,6 +186,7 @@ def test_edge_labels_are_readable_and_a_turned_board_is_not_clipped(new_page) ->
         " return r.getBoundingClientRect().height; }"
     )
     assert far_letter >= 16, far_letter  # the far edge's letters of the oblique view
+    page.locator("#board").scroll_into_view_if_needed()  # the switch is in the settings below
     drag_board(page, 112, 0)  # about 45 degrees
     wait_view_settled(page)
     assert 35 <= abs(board_view(page)[1]) <= 55

@@ -1,6 +1,8 @@
 """The community and moderation pages in Chromium: a long word wraps instead of widening the
 page, messages read as success, replies are indented, the chosen rating stands out."""
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -57,3 +59,21 @@ def test_a_long_word_wraps_on_the_moderation_page(new_page, server_sql) -> None:
     page.goto("/moderation/?queue=recent")
     expect(page.locator(".comment-text", has_text=LONG_WORD).first).to_be_visible()
     assert page.evaluate(PAGE_WIDTH) <= 1440
+
+
+def test_the_menu_links_to_moderation_for_moderators_only(new_page, server_sql) -> None:
+    page = new_page()
+    sign_up(page, "menu_player")
+    page.goto("/community/")
+    menu = page.get_by_role("navigation", name="Site menu")
+    expect(menu.get_by_role("link", name="Watch")).to_have_count(1)
+    expect(menu.get_by_role("link", name="Moderation")).to_have_count(0)
+    server_sql("INSERT INTO auth_group (name) VALUES ('moderators') ON CONFLICT DO NOTHING")
+    server_sql(
+        "INSERT INTO auth_user_groups (user_id, group_id) SELECT u.id, g.id FROM auth_user u,"
+        " auth_group g WHERE u.username = 'menu_player' AND g.name = 'moderators'"
+    )
+    page.reload()
+    menu.get_by_role("link", name="Moderation").click()
+    expect(page).to_have_url(re.compile(r"/moderation/$"))
+    expect(menu.get_by_role("link", name="Moderation")).to_have_attribute("aria-current", "page")

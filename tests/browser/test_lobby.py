@@ -35,7 +35,7 @@ def test_one_browser_seeks_another_accepts_and_both_play(new_page) -> None:
     for page in (seeker, taker):
         page.wait_for_url(lambda url: "/room/" in url)
         wait_ready(page)
-        expect(page.locator("#clocks li")).to_have_count(2)
+        expect(page.locator("#counts .clock")).to_have_count(2)
     assert seeker.url == taker.url
     expect(taker.locator("#turn")).to_have_text("Your turn (Black)")
     expect(seeker.locator("#counts")).to_contain_text("White (you)")
@@ -52,7 +52,7 @@ def test_quick_pairing_pairs_two_browsers(new_page) -> None:
         page.wait_for_url(lambda url: "/room/" in url)
         wait_ready(page)
     assert first.url == second.url
-    expect(first.locator("#clocks li")).to_have_count(2)
+    expect(first.locator("#counts .clock")).to_have_count(2)
 
 
 def sign_up(page: Page, username: str) -> None:
@@ -90,5 +90,5 @@ def test_a_challenge_declined_then_one_accepted_by_name(new_page) -> None:
     for page in (challenger, challenged):
         page.wait_for_url(lambda url: "/room/" in url)
         wait_ready(page)
-        expect(page.locator("#clocks li")).to_have_count(2)
+        expect(page.locator("#counts .clock")).to_have_count(2)
     assert challenger.url == challenged.url

@@ -10,6 +10,7 @@ from .helpers import (
     expect_disc,
     legal_squares,
     play_cell,
+    play_until_the_end,
     sign_up,
     start_room,
     wait_my_turn_or_end,
@@ -24,20 +25,6 @@ def join(page: Page, url: str) -> None:
     page.goto(url)
     wait_ready(page)
     page.get_by_role("button", name="Join").click()
-
-
-def play_until_the_end(players: dict[str, Page]) -> int:
-    """Each side plays its first legal move until the game ends; returns the plies played."""
-    first = next(iter(players.values()))
-    while first.get_attribute("#game-app", "data-status") != "finished":
-        mover = players[first.get_attribute("#game-app", "data-to-move")]
-        if not wait_my_turn_or_end(mover):
-            break
-        play_cell(mover, legal_squares(mover)[0])
-        ply = mover.get_attribute("#game-app", "data-ply")
-        for page in players.values():
-            wait_ply(page, int(ply))
-    return int(first.get_attribute("#game-app", "data-ply"))
 
 
 def test_friend_room_to_the_end_then_rematch_with_colours_swapped(new_page) -> None:

@@ -1,8 +1,9 @@
-// getPref / setPref: boolean preferences kept in localStorage under "reversi.".
+// getPref / setPref (switches) and getChoice / setChoice (one of a few values): preferences kept
+// in localStorage under "reversi.".
 import assert from "node:assert/strict";
 import { beforeEach, test } from "node:test";
 
-import { getPref, setPref } from "../../games/static/games/js/prefs.js";
+import { getChoice, getPref, setChoice, setPref } from "../../games/static/games/js/prefs.js";
 
 /** The part of the browser's Storage that prefs.js uses, kept in a Map. */
 class MemoryStorage {
@@ -50,4 +51,17 @@ test("storage that refuses gives the fallback and setting does not throw", () =>
   globalThis.localStorage = refusingStorage;
   assert.doesNotThrow(() => setPref("sound", true));
   assert.equal(getPref("sound", false), false);
+});
+
+test("a choice is read back only while it is one of the choices offered", () => {
+  const themes = ["green", "wood", "contrast"];
+  assert.equal(getChoice("boardTheme", themes, "green"), "green");
+  setChoice("boardTheme", "wood");
+  assert.equal(getChoice("boardTheme", themes, "green"), "wood");
+  assert.deepEqual([...localStorage.items], [["reversi.boardTheme", "wood"]]);
+  setChoice("boardTheme", "purple"); // e.g. a theme an older version offered
+  assert.equal(getChoice("boardTheme", themes, "green"), "green");
+  globalThis.localStorage = refusingStorage;
+  assert.doesNotThrow(() => setChoice("boardTheme", "wood"));
+  assert.equal(getChoice("boardTheme", themes, "contrast"), "contrast");
 });

@@ -10,7 +10,10 @@ const FLIP_ANIMATION_MS = 260;
 export class BoardView {
   /**
    * @param {HTMLElement} root the element that holds the board
-   * @param {{onPlay: (square: string) => void, onFlip?: () => void, reducedMotion: () => boolean}} hooks
+   * @param {{onPlay: (square: string) => void, onIdle?: (square: string) => void,
+   *   confirmTouch?: () => boolean, onFlip?: () => void, reducedMotion: () => boolean}} hooks
+   * `onIdle`: a square chosen that is not a legal move now (a premove); `confirmTouch`: whether
+   * a tap only previews a move and a second tap plays it (true when not given)
    */
   constructor(root, hooks) {
     this.root = root;
@@ -107,8 +110,9 @@ export class BoardView {
   }
 
   /**
-   * Draw a position. `view`: {rows, legal, flips, toMove, interactive, lastMove, hint} (`flips`
-   * maps each legal move to the squares it flips); `pending` maps
+   * Draw a position. `view`: {rows, legal, flips, toMove, interactive, lastMove, hint, premove}
+   * (`flips` maps each legal move to the squares it flips, `premove` is a queued move's square
+   * or null); `pending` maps
    * squares to the colour they show until their flip is animated.
    */
   render(view, pending = new Map()) {
@@ -133,6 +137,7 @@ export class BoardView {
       cell.classList.toggle("legal", this.legal.has(square));
       cell.classList.toggle("last", view.lastMove === square);
       cell.classList.toggle("hint", view.hint === square);
+      cell.classList.toggle("premove", view.premove === square);
       cell.setAttribute("aria-label", this.describe(square, content, view));
     }
     // Keep the preview (a first tap, the mouse or the keyboard cursor) while it is still legal.
@@ -142,12 +147,28 @@ export class BoardView {
     if (this.root.classList.contains("keyboard")) this.paintCursor();
   }
 
+  /** Draw a position of the game's past (`move`: the notation that led to it, or null): nothing
+   * can be played on it. */
+  showPast(rows, move) {
+    this.render({
+      rows,
+      legal: [],
+      flips: new Map(),
+      toMove: null,
+      interactive: false,
+      lastMove: move && move !== "pass" ? move : null,
+      hint: null,
+      premove: null,
+    });
+  }
+
   /** What a screen reader says of a square: "d4, white", "c4, empty, legal, flips 1". */
   describe(square, content, view) {
     const parts = [square, cellWord(content)];
     if (this.legal.has(square)) parts.push(t("cell.legal", { count: (view.flips.get(square) ?? []).length }));
     if (view.lastMove === square) parts.push(t("cell.last"));
     if (view.hint === square) parts.push(t("cell.hint"));
+    if (view.premove === square) parts.push(t("cell.premove"));
     return parts.join(", ");
   }
 
@@ -190,9 +211,11 @@ export class BoardView {
     const square = this.squareOf(event.target);
     if (!square || !this.legal.has(square)) {
       this.clearPreview();
+      if (square) this.hooks.onIdle?.(square);
       return;
     }
-    if (this.pointerType === "touch" && this.preview !== square) {
+    const confirm = this.hooks.confirmTouch?.() ?? true;
+    if (confirm && this.pointerType === "touch" && this.preview !== square) {
       this.showPreview(square);
       return;
     }
@@ -266,6 +289,7 @@ export class BoardView {
     } else if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
       if (this.cursor && this.legal.has(this.cursor)) this.hooks.onPlay(this.cursor);
+      else if (this.cursor) this.hooks.onIdle?.(this.cursor);
     }
   }
 }

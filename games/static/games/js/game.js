@@ -1,12 +1,16 @@
 // The game page and the room page: draws the state from the API, plays moves, follows the
-// websocket, and offers undo, hint, resign, play again, rematch and takeover.
+// websocket, and offers undo, hint, resign, play again, rematch and takeover; the settings
+// (settings.js), premove (premove.js) and the move list during play (movelist.js) have modules.
 import { api } from "./api.js";
 import { BoardView } from "./board.js";
 import { BoardCamera, VIEWS } from "./board3d.js";
 import { colorName, errorText, t } from "./i18n.js";
 import { LiveGame } from "./live.js";
+import { LiveMoveList } from "./movelist.js";
 import { getPref, setPref } from "./prefs.js";
+import { Premove } from "./premove.js";
 import { GameReview } from "./review.js";
+import { BoardSettings } from "./settings.js";
 import { sound } from "./sound.js";
 import {
   boardShape,
@@ -33,11 +37,16 @@ let live = null;
 let busy = false;
 let review = null; // the finished game's move list and analysis (review.js)
 
+const settings = new BoardSettings($("board"));
+const premove = new Premove();
 const board = new BoardView($("board"), {
   onPlay: (square) => play(square),
+  onIdle: (square) => queuePremove(square),
+  confirmTouch: () => settings.on("confirm"),
   onFlip: () => sound.flip(),
   reducedMotion: () => motionQuery.matches,
 });
+const moveList = new LiveMoveList({ board, onReturn: () => drawAll() });
 document.documentElement.dataset.motion = motionQuery.matches ? "reduced" : "full";
 
 // ---------------------------------------------------------------- seats and turn
@@ -70,11 +79,15 @@ function say(text, kind = "") {
 }
 
 const pageTitle = document.title;
+const favicon = document.querySelector('link[rel="icon"]');
+const restingIcon = favicon.href;
 
-/** The tab's title says when it is the viewer's move (to see it from another tab). */
+/** The tab's title and icon say when it is the viewer's move (to see it from another tab). */
 function drawTitle() {
   const yours = canPlay() && state.mode !== "local";
   document.title = yours ? `${t("title.your_turn")} · ${pageTitle}` : pageTitle;
+  const icon = yours ? new URL(favicon.dataset.turnHref, location.href).href : restingIcon;
+  if (favicon.href !== icon) favicon.href = icon;
 }
 
 function drawTurn() {
@@ -99,33 +112,60 @@ function drawTurn() {
   }
 }
 
+/** The player cards: colour, "(you)", discs, who plays the seat and their rating (with "?"
+ * while provisional), who is to move and, in a timed game, the clock (`tickClocks`). */
 function drawCounts() {
-  const list = $("counts");
-  list.replaceChildren(
-    ...state.colors.map((color) => {
-      const item = document.createElement("li");
-      item.dataset.color = color;
-      item.classList.toggle("to-move", state.active && state.toMove === color);
-      const disc = document.createElement("span");
-      disc.className = "swatch";
-      disc.dataset.color = color;
-      const seat = seatOf(color);
-      const who = seat?.mine && state.mode !== "local" ? ` ${t("seat.you")}` : "";
-      item.append(disc, `${colorName(color)}${who} `);
-      const number = document.createElement("strong");
-      number.className = "count";
-      number.textContent = state.counts.get(color);
-      item.append(number);
-      const player = seatLabel(seat);
-      if (player) {
-        const line = document.createElement("span");
-        line.className = "who";
-        line.textContent = player;
-        item.append(line);
-      }
-      return item;
-    }),
-  );
+  $("counts").replaceChildren(...state.colors.map(playerCard));
+  tickClocks();
+}
+
+function playerCard(color) {
+  const item = document.createElement("li");
+  item.dataset.color = color;
+  const toMove = state.active && state.toMove === color;
+  item.classList.toggle("to-move", toMove);
+  const disc = document.createElement("span");
+  disc.className = "swatch";
+  disc.dataset.color = color;
+  const seat = seatOf(color);
+  const who = seat?.mine && state.mode !== "local" ? ` ${t("seat.you")}` : "";
+  const head = part("card-head", "", "div");
+  head.append(disc, `${colorName(color)}${who} `, part("count", state.counts.get(color), "strong"));
+  if (toMove) head.append(" ", part("to-move-mark", t("card.to_move")));
+  const body = part("card-body", "", "div");
+  const player = seatLabel(seat);
+  if (player) body.append(part("who", player));
+  if (seat?.rating) body.append(" ", ratingPart(seat.rating));
+  item.append(head, body);
+  if (state.clock) {
+    const clock = part("clock", "");
+    clock.dataset.color = color;
+    clock.classList.toggle("running", state.clock.running === color);
+    const time = part("clock-time", "", "strong");
+    time.setAttribute("aria-label", t("clock.label", { color: colorName(color) }));
+    clock.append(time);
+    body.append(clock);
+  }
+  return item;
+}
+
+function part(className, text, tag = "span") {
+  const element = document.createElement(tag);
+  element.className = className;
+  element.textContent = text;
+  return element;
+}
+
+/** "1500?" for a provisional rating (said in full to a screen reader), "1712" otherwise. */
+function ratingPart(rating) {
+  const element = part("rating", String(rating.value));
+  if (rating.provisional) {
+    const mark = part("", "?");
+    mark.setAttribute("aria-hidden", "true");
+    mark.title = t("card.provisional");
+    element.append(mark, part("visually-hidden", ` (${t("card.provisional")})`));
+  }
+  return element;
 }
 
 function drawLastMove() {
@@ -197,13 +237,13 @@ function drawResult() {
   else if (result.winner) {
     const seat = seatOf(result.winner);
     const player = state.mode !== "local" && mySeats().length === 1;
-    const color = colorName(result.winner);
-    if (player && seat?.mine) title = t("result.you_win", { color });
-    else if (player) title = t("result.you_lose", { color });
-    else title = t("result.wins", { color });
+    if (player && seat?.mine) title = t("result.you_won");
+    else if (player) title = t("result.you_lost");
+    else title = t("result.wins", { color: colorName(result.winner) });
   } else title = t("result.over");
   $("result-title").textContent = title;
   $("result-note").textContent = resultNote(result);
+  $("result-ratings").replaceChildren(...state.seats.filter((seat) => Number.isInteger(seat.rating?.change)).map(ratingChange));
   const rows = state.colors.map((color) => {
     const tr = document.createElement("tr");
     tr.dataset.color = color;
@@ -223,6 +263,18 @@ function drawResult() {
   $("result-hints").textContent = state.hints;
 }
 
+/** "Your rating: 1512 (+12)", or "alice: 1488 (−12)" for another account's seat. */
+function ratingChange(seat) {
+  const { value, change } = seat.rating;
+  const signed = change > 0 ? `+${change}` : change < 0 ? `−${-change}` : "±0";
+  const text = seat.mine && state.mode !== "local"
+    ? t("result.your_rating", { rating: value, change: signed })
+    : t("result.rating", { name: seat.account, rating: value, change: signed });
+  const item = part(change > 0 ? "gain" : change < 0 ? "loss" : "", text, "li");
+  item.dataset.color = seat.color;
+  return item;
+}
+
 function resultNote(result) {
   if (result.resigned) return t("result.resigned", { color: colorName(result.resigned) });
   if (result.flagged) return t("result.flagged", { color: colorName(result.flagged) });
@@ -231,33 +283,11 @@ function resultNote(result) {
   return "";
 }
 
-/** The clocks as the server last told them; `tickClocks` counts the running one down. */
-function drawClocks() {
-  const list = $("clocks");
-  show(list, Boolean(state.clock));
-  if (!state.clock) return;
-  list.replaceChildren(
-    ...state.colors.map((color) => {
-      const item = document.createElement("li");
-      item.dataset.color = color;
-      item.classList.toggle("running", state.clock.running === color);
-      const disc = document.createElement("span");
-      disc.className = "swatch";
-      disc.dataset.color = color;
-      const time = document.createElement("strong");
-      time.className = "clock-time";
-      time.setAttribute("aria-label", t("clock.label", { color: colorName(color) }));
-      item.append(disc, `${colorName(color)} `, time);
-      return item;
-    }),
-  );
-  tickClocks();
-}
-
+/** The cards' clocks as the server last told them, the running one counted down. */
 function tickClocks() {
   if (!state?.clock) return;
   const now = serverNow(state);
-  for (const item of $("clocks").children) {
+  for (const item of $("counts").querySelectorAll(".clock")) {
     const left = clockLeft(state, item.dataset.color, now);
     item.querySelector(".clock-time").textContent = formatClock(left);
     item.dataset.ms = String(left);
@@ -298,21 +328,25 @@ function drawControls() {
 }
 
 function drawAll(pending) {
-  board.render(
-    {
-      rows: state.rows,
-      legal: state.legal,
-      flips: state.flips,
-      toMove: state.toMove,
-      interactive: canPlay(),
-      lastMove: state.lastMove?.square ?? null,
-      hint: state.hint,
-    },
-    pending,
-  );
+  moveList.update(state);
+  if (!moveList.viewing) {
+    board.render(
+      {
+        rows: state.rows,
+        legal: state.legal,
+        flips: state.flips,
+        toMove: state.toMove,
+        interactive: canPlay(),
+        lastMove: state.lastMove?.square ?? null,
+        hint: state.hint,
+        premove: premove.square,
+      },
+      pending,
+    );
+  }
   drawTurn();
   drawCounts();
-  drawClocks();
+  show($("rated-badge"), state.rated);
   $("spectators").textContent = t("watch.spectators", { count: state.spectators });
   show($("spectators"), state.active && state.spectators > 0);
   drawLastMove();
@@ -328,6 +362,9 @@ function drawAll(pending) {
     review.show(state.moves).catch((error) => say(errorText(error)));
     review.drawBoard();
   }
+  // After the caller's own drawing (the flips it animates), so that a premove played now
+  // does not cut that animation short.
+  queueMicrotask(playPremove);
 }
 
 // ---------------------------------------------------------------- applying states
@@ -371,8 +408,12 @@ function receive(message) {
     apply(message.state);
   } else if (message.type === "move" && shown && message.version > shown.version) {
     const next = followMove(shown, message);
-    if (next) apply(next);
-    else live.resync(shown.version);
+    if (!next) live.resync(shown.version);
+    else {
+      apply(next);
+      // A rated game's last move: the rating changes come with the whole state (the seats').
+      if (next.status === "finished" && next.rated) refresh().catch(() => {});
+    }
   } else if (message.type === "presence" && shown && message.version === shown.version) {
     const { seats, spectators, clock, server_time } = message;
     apply({ ...shown, seats, spectators, clock, server_time });
@@ -428,6 +469,45 @@ function play(square) {
   post("moves", { move: square, ply: state.ply });
 }
 
+/** A premove may be queued by a seat of a game between players while it cannot move now. */
+function canPremove() {
+  return Boolean(
+    settings.on("premove") && state?.active && state.mode !== "local" && mySeats().length && !canPlay() && !moveList.viewing,
+  );
+}
+
+/** Queue (or cancel) a premove on an empty square; the server's legal moves decide later. */
+function queuePremove(square) {
+  if (!canPremove()) return;
+  const [col, row] = parseSquare(square);
+  if (cellAt(state.rows, col, row) !== "empty") return;
+  premove.toggle(square);
+  drawPremove();
+  drawAll();
+}
+
+function drawPremove(dropped = null) {
+  let note = "";
+  if (dropped) note = t("premove.dropped", { square: dropped });
+  else if (premove.square) note = t("premove.queued", { square: premove.square });
+  $("premove-note").textContent = note;
+}
+
+/** Play the queued premove when the viewer's turn has come, if the server lists it as legal. */
+function playPremove() {
+  if (premove.square === null) return;
+  if (!state.active || !settings.on("premove")) {
+    premove.cancel();
+    drawPremove();
+    return;
+  }
+  if (!canPlay()) return;
+  const taken = premove.take(state.legal);
+  drawPremove(taken.dropped);
+  if (taken.play) play(taken.play);
+  else drawAll();
+}
+
 $("undo-button").addEventListener("click", () => post("undo"));
 $("abort-button").addEventListener("click", () => post("abort"));
 $("draw-offer-button").addEventListener("click", () => post("draw", { action: "offer" }));
@@ -465,23 +545,6 @@ $("rematch-button").addEventListener("click", () =>
     location.href = room.url;
   }),
 );
-
-const dotsToggle = $("dots-toggle");
-dotsToggle.checked = getPref("dots", true);
-$("board").classList.toggle("dots", dotsToggle.checked);
-dotsToggle.addEventListener("change", () => {
-  setPref("dots", dotsToggle.checked);
-  $("board").classList.toggle("dots", dotsToggle.checked);
-});
-
-// Marks on the discs (a shape per colour), so that colours are told apart by more than hue.
-const marksToggle = $("marks-toggle");
-marksToggle.checked = getPref("marks", false);
-$("board").classList.toggle("marks", marksToggle.checked);
-marksToggle.addEventListener("change", () => {
-  setPref("marks", marksToggle.checked);
-  $("board").classList.toggle("marks", marksToggle.checked);
-});
 
 const camera = new BoardCamera($("board-stage"), $("board"));
 const threeDToggle = $("three-d-toggle");
@@ -540,10 +603,13 @@ function drawTakeover() {
   $("takeover-button").disabled = busy || seconds > 0;
 }
 
-/** Who holds a seat, for its player card: the CPU and its level, or the account's name. */
+/** Who holds a seat, for its player card: the CPU and its level, the account's name, a guest,
+ * or nobody yet (nothing on the hot-seat board, whose players share the device). */
 function seatLabel(seat) {
-  if (seat?.kind === "cpu") return t("seat.cpu", { level: t(`level.${seat.level}`) });
-  return seat?.account ? accountName(seat) : "";
+  if (!seat || state.mode === "local") return "";
+  if (seat.kind === "cpu") return t("seat.cpu", { level: t(`level.${seat.level}`) });
+  if (seat.account) return accountName(seat);
+  return seat.taken ? t("seat.guest") : t("seat.open");
 }
 
 /** An account's name as shown, with lichess's "BOT" title before a bot's. */
@@ -554,7 +620,7 @@ function accountName(seat) {
 /** A person's seat as shown: their account's name if they have one, "(you)" or "away". */
 function playerName(seat) {
   const status = seat.mine ? t("seat.you") : seat.connected ? "" : t("seat.away");
-  if (!seat.account) return status || t("seat.player");
+  if (!seat.account) return status || t("seat.guest");
   return status ? `${accountName(seat)} ${status}` : accountName(seat);
 }
 

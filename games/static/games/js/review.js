@@ -11,7 +11,7 @@ const SVG = "http://www.w3.org/2000/svg";
 const POLL_MS = 3000;
 
 export class GameReview {
-  /** @param {{board: {render: Function}, gameId: string}} options */
+  /** @param {{board: {showPast: Function}, gameId: string}} options */
   constructor({ board, gameId }) {
     this.board = board;
     this.gameId = gameId;
@@ -79,16 +79,7 @@ export class GameReview {
   /** Draw the position of the ply shown again (after the game's own state redrew the board). */
   drawBoard() {
     if (!this.analysis || this.ply === null) return;
-    const move = this.ply > 0 ? this.played[this.ply - 1] : null;
-    this.board.render({
-      rows: this.analysis.boards[this.ply],
-      legal: [],
-      flips: new Map(),
-      toMove: null,
-      interactive: false,
-      lastMove: move && move !== "pass" ? move : null,
-      hint: null,
-    });
+    this.board.showPast(this.analysis.boards[this.ply], this.ply > 0 ? this.played[this.ply - 1] : null);
   }
 
   drawStatus() {

@@ -85,6 +85,7 @@ export function normalizeState(raw) {
       name: seat.name,
       account: seat.account,
       bot: seat.bot,
+      rating: seat.rating,
       taken: seat.taken,
       connected: seat.connected,
       takeoverAt: seat.takeover_at ? Date.parse(seat.takeover_at) : null,
