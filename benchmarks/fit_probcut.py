@@ -140,7 +140,11 @@ def main(argv: list[str] | None = None) -> int:
         "evaluation": args.weights,
         "positions": args.positions,
         "seed": args.seed,
-        "max_depth": args.max_depth,
+        **(
+            {"fit_empties": [ENDGAME_FIT_EMPTIES.start, ENDGAME_FIT_EMPTIES.stop - 1]}
+            if args.endgame
+            else {"max_depth": args.max_depth}
+        ),
         "cuts": rows,
     }
     out.write_text(json.dumps(fitted, indent=1) + "\n")
