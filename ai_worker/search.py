@@ -445,10 +445,17 @@ class _BitboardSearch:
 
     def strong(self, rng: random.Random) -> _Found:
         """Iterative deepening; with ``STRONG_ENDGAME_EMPTIES`` or fewer empties, only for
-        ``STRONG_MIDGAME_SHARE`` of the time (a move in hand), then the endgame search."""
+        ``STRONG_MIDGAME_SHARE`` of the time (a move in hand), then the endgame search; below
+        ``STRONG_SELECTIVE_EMPTIES`` the exact solve first (quick, or answered by the kept
+        table), the midgame search only if it does not finish."""
         searcher = self.searcher
         deadline = searcher.deadline_ns
         endgame = self.empties <= STRONG_ENDGAME_EMPTIES
+        if endgame and self.empties < STRONG_SELECTIVE_EMPTIES:
+            solved = self._endgame()
+            if solved is not None:
+                return solved
+            endgame = False
         if endgame:
             started = searcher.now_ns()
             searcher.deadline_ns = started + int((deadline - started) * STRONG_MIDGAME_SHARE)
