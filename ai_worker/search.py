@@ -7,9 +7,11 @@ Levels:
 - *normal*: a 4-ply search with a positional evaluation (corners, X and C squares); with 10 or
   fewer empties an exact solve (best final disc difference). Now and then (``NORMAL_SLIP``) it
   plays a slightly worse move within ``NORMAL_SLIP_MARGIN`` of the best.
-- *strong*: iterative deepening until the time limit (1.5 s by default) with mobility,
-  potential mobility, corners, X/C squares, stability and parity in the evaluation; with 20 or
-  fewer empties it also tries an exact solve in the remaining time. The hint is its move.
+- *strong*: iterative deepening until the time limit (1.5 s by default) with the trained
+  pattern evaluation; with ``STRONG_ENDGAME_EMPTIES`` (24) or fewer empties (8x8) the endgame
+  search instead: selective solves (ProbCut from 73 % to 99 % sure, see ``fast.endgame``),
+  then the exact one, each started from what the table kept of the one before; the move of the
+  last one finished is played. The hint is its move.
 
 Standard-size (8x8) two-player games use the uint64 bitboard kernels; every other variant
 (6x6, 10x10, octagon, 3-4 players) the generic cell-array kernels. Anti-reversi reverses the
@@ -28,6 +30,7 @@ import json
 import random
 import time
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -36,12 +39,14 @@ from ai_worker.engine import PASS, Board, Move, Variant
 from ai_worker.engine.records import read_obf
 from ai_worker.fast import generic
 from ai_worker.fast.api import Position, Searcher, SearchTables, root_order
+from ai_worker.fast.endgame import SELECTIVE_SIGMAS
 from ai_worker.fast.evaluation import HEURISTIC_LIMIT, INF, WIN_SCORE
 from ai_worker.fast.geometry import Geometry, cells_of, geometry_of
 from ai_worker.fast.searchstate import (
     ABORTED,
     CLOCK,
     DEADLINE,
+    EXACT,
     NODES,
     WALL_CLOCK,
     new_stats,
@@ -58,28 +63,34 @@ NORMAL_DEPTH = 4
 NORMAL_EXACT_EMPTIES = 10
 NORMAL_SLIP = 0.15
 NORMAL_SLIP_MARGIN = 400
-STRONG_EXACT_EMPTIES = 20
-STRONG_MIDGAME_SHARE = 0.1
+STRONG_EXACT_EMPTIES = 20  # analyse solves every move first at this many empties or fewer
+STRONG_ENDGAME_EMPTIES = 24
+STRONG_SELECTIVE_EMPTIES = 19  # from this many empties, selective solves before the exact one
+STRONG_MIDGAME_SHARE = 0.1  # of the time, for the midgame search before the endgame one
 ANALYSIS_TIME_LIMIT = 5.0
 ANALYSIS_EXACT_SHARE = 0.6
 ASPIRATION_WINDOW = 150  # hundredths of a disc either side of the previous iteration's value
+ENDGAME_ASPIRATION = 3  # discs either side of the previous endgame solve's value
 MAX_DEPTH = 60
 _NORMAL_TABLE_BITS = 16
 _DATA = Path(__file__).resolve().parent / "data"
 
 
 def _load_cuts(name: str) -> np.ndarray:
-    """Multi-ProbCut's fit for an evaluation (``python -m benchmarks.fit_probcut``)."""
-    fitted = json.loads((_DATA / f"probcut-{name}.json").read_text())
+    """A ProbCut fit (``python -m benchmarks.fit_probcut``): ``probcut-<evaluation>`` or, for
+    the selective endgame, ``endcut-<evaluation>``."""
+    fitted = json.loads((_DATA / f"{name}.json").read_text())
     return np.ascontiguousarray(fitted["cuts"], dtype=np.float64)
 
 
-# strong's midgame search: the trained pattern evaluation (``python -m ai_worker train``; the
+# strong's searches: the trained pattern evaluation (``python -m ai_worker train``; the
 # hand-written one for anti-reversi and walls), loaded once per process, and the hand-written
 # evaluation's Multi-ProbCut fit (same scale; the patterns' shallow values predict deep ones
-# at least as well, so its cuts stay on the safe side).
+# at least as well, so its cuts stay on the safe side); the selective endgame's fit is the
+# patterns' own.
 STRONG_WEIGHTS = strong_weights()
-STRONG_CUTS = _load_cuts("hand")
+STRONG_CUTS = _load_cuts("probcut-hand")
+STRONG_ENDCUTS = _load_cuts("endcut-patterns")
 _NEAR_END = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X"  # FFO #40
 
 # (square, value, depth, exact, principal variation) as the searches below find them.
@@ -153,7 +164,7 @@ def choose_move(
         raise ValueError(f"level must be one of {', '.join(LEVELS)}")
     started = time.monotonic()
     limit = DEFAULT_TIME_LIMIT[level] if time_limit is None else time_limit
-    deadline_ns = time.clock_gettime_ns(clock) + int(max(limit, 0.0) * 1e9)
+    deadline_ns = _deadline_ns(limit, clock)
     legal = board.legal_moves
     if not legal:
         raise ValueError("the game is over: there is no move to choose")
@@ -203,8 +214,7 @@ def analyse(
     if max_depth is not None and max_depth < 1:
         raise ValueError("max_depth must be 1 or more")
     started = time.monotonic()
-    started_ns = time.clock_gettime_ns(clock)
-    deadline_ns = started_ns + int(max(time_limit, 0.0) * 1e9)
+    deadline_ns = _deadline_ns(time_limit, clock)
     if legal == [PASS]:
         after = board.copy()
         after.push(PASS)
@@ -221,7 +231,7 @@ def analyse(
     else:
         searcher = _GenericSearch(board, deadline_ns, worker_tables(), clock)
     limit = board.empties() if max_depth is None else min(max_depth, board.empties())
-    budget_ns = int((deadline_ns - started_ns) * ANALYSIS_EXACT_SHARE)
+    budget_ns = int(max(time_limit, 0.0) * 1e9 * ANALYSIS_EXACT_SHARE)
     values, depth, solved = _all_move_values(searcher, limit, exact, budget_ns)
     width = board.width
     moves = [
@@ -271,7 +281,7 @@ def solve_endgame(
     if board.is_game_over():
         raise ValueError("the game is over: there is no move to choose")
     started = time.monotonic()
-    deadline_ns = time.clock_gettime_ns(clock) + int(time_limit * 1e9)
+    deadline_ns = _deadline_ns(time_limit, clock)
     searcher = _BitboardSearch(
         board, deadline_ns, worker_tables() if tables is None else tables, clock
     )
@@ -308,6 +318,11 @@ def warmup() -> float:
     choose_move(near_end, STRONG, time_limit=0.05, seed=0)
     choose_move(near_end, NORMAL, time_limit=0.05, seed=0)
     return time.monotonic() - started
+
+
+def _deadline_ns(time_limit: float, clock: int) -> int:
+    """The time on ``clock`` (nanoseconds) ``time_limit`` seconds from now (none if negative)."""
+    return time.clock_gettime_ns(clock) + int(max(time_limit, 0.0) * 1e9)
 
 
 def _is_bitboard(board: Board) -> bool:
@@ -429,21 +444,21 @@ class _BitboardSearch:
         return square, value, depth, False, [_move_of(square, 8)]
 
     def strong(self, rng: random.Random) -> _Found:
-        """Iterative deepening; with ``STRONG_EXACT_EMPTIES`` or fewer empties, an exact solve
-        first tried in a short share of the time (a table kept from the previous moves often
-        answers at once), then a midgame search for a fallback move, then the solve again in
-        the time left (the first try's work stays in the table)."""
+        """Iterative deepening; with ``STRONG_ENDGAME_EMPTIES`` or fewer empties, only for
+        ``STRONG_MIDGAME_SHARE`` of the time (a move in hand), then the endgame search; below
+        ``STRONG_SELECTIVE_EMPTIES`` the exact solve first (quick, or answered by the kept
+        table), the midgame search only if it does not finish."""
         searcher = self.searcher
-        started = searcher.now_ns()
         deadline = searcher.deadline_ns
-        share = int((deadline - started) * STRONG_MIDGAME_SHARE)
-        solving = self.empties <= STRONG_EXACT_EMPTIES
-        if solving:
-            searcher.deadline_ns = started + share
-            solved = searcher.exact_root(self.position)
-            if solved is not None and solved[1] is not None:
-                return self._exact_answer(solved[0], solved[1])
-            searcher.deadline_ns = searcher.now_ns() + share
+        endgame = self.empties <= STRONG_ENDGAME_EMPTIES
+        if endgame and self.empties < STRONG_SELECTIVE_EMPTIES:
+            solved = self._endgame()
+            if solved is not None:
+                return solved
+            endgame = False
+        if endgame:
+            started = searcher.now_ns()
+            searcher.deadline_ns = started + int((deadline - started) * STRONG_MIDGAME_SHARE)
         found = None
         for depth in range(1, min(MAX_DEPTH, self.empties) + 1):
             searched = self._aspiration(depth, None if found is None else found[1])
@@ -451,18 +466,55 @@ class _BitboardSearch:
                 break
             found = searched[1], searched[0], depth
         searcher.deadline_ns = deadline
-        if solving:
-            solved = searcher.exact_root(self.position)
-            if solved is not None and solved[1] is not None:
-                return self._exact_answer(solved[0], solved[1])
+        solved = self._endgame() if endgame else None
+        if solved is not None:
+            return solved
         if found is None:
             return self._fallback()
         square, value, depth = found
         return square, value, depth, False, self._principal_variation(square, depth, False)
 
-    def _exact_answer(self, value: int, square: int) -> _Found:
+    def _endgame(self) -> _Found | None:
+        """Solves of rising selectivity (from ``STRONG_SELECTIVE_EMPTIES`` empties), then the
+        exact one: the answer of the last one finished, exact or not (a value in discs times
+        100, as the midgame's), or None if none did."""
+        selective = self.empties >= STRONG_SELECTIVE_EMPTIES
+        levels = [*range(len(SELECTIVE_SIGMAS)), EXACT] if selective else [EXACT]
+        found = None
+        for level in levels:
+            solved = self._endgame_solve(level, None if found is None else found[0])
+            if solved is None:
+                break
+            found = solved[0], solved[1], level
+        if found is None:
+            return None
+        value, square, level = found
         pv = self._principal_variation(square, self.empties, True)
-        return square, value, self.empties, True, pv
+        if level == EXACT:
+            return square, value, self.empties, True, pv
+        return square, value * 100, self.empties, False, pv
+
+    def _endgame_solve(self, selectivity: int, guess: int | None) -> tuple[int, int] | None:
+        """(value, best square) of a solve of ``selectivity``, first in a window of
+        ``ENDGAME_ASPIRATION`` discs around the previous solve's value, again in the full
+        window when it falls outside; None at the deadline."""
+        search = partial(
+            self.searcher.exact_root,
+            self.position,
+            weights=STRONG_WEIGHTS,
+            cuts=STRONG_ENDCUTS,
+            selectivity=selectivity,
+        )
+        if guess is None:
+            solved = search()
+        else:
+            alpha, beta = guess - ENDGAME_ASPIRATION, guess + ENDGAME_ASPIRATION
+            solved = search(alpha, beta)
+            if solved is not None and not alpha < solved[0] < beta:
+                solved = search()
+        if solved is None or solved[1] is None:
+            return None
+        return solved[0], solved[1]
 
     def _aspiration(self, depth: int, guess: int | None) -> tuple[int, int] | None:
         """(value, best square) of a ``depth``-ply search, first in a window around the

@@ -2,8 +2,10 @@
 
 Positions of 18 to 24 empties from varied games (random openings, then moves of the normal
 level with now and then a random one), each with the exact value of every legal move from
-the solver. Seeded: the same seed and count give the same file. The bench
-(``python -m benchmarks.engine``) scores strong against it.
+the solver. Seeded: the same seed and count give the same file, and ``--start N`` builds only
+the lines from the N-th on (the positions before it are played, not solved), so a run can be
+split in parts or resumed. The bench (``python -m benchmarks.engine --endgame-set 0``) scores
+strong against it.
 """
 
 import argparse
@@ -84,17 +86,22 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.endgame_set", description=__doc__)
     parser.add_argument("--count", type=int, default=200, help="positions to build")
     parser.add_argument("--seed", type=int, default=12)
+    parser.add_argument("--start", type=int, default=0, help="first position to solve")
     parser.add_argument("--out", type=Path, default=SET_FILE)
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    with args.out.open("w") as out:
-        out.write(f"# strong's endgame test set: seed {args.seed}; OBF; move:exact value ...\n")
+    with args.out.open("a" if args.start else "w") as out:
+        if not args.start:
+            out.write(f"# strong's endgame test set: seed {args.seed}; OBF; move:exact value ...\n")
         built = 0
         while built < args.count:
             empties = EMPTIES[built % len(EMPTIES)]
             board = random_game_position(rng, empties)
             if board is None:
+                continue
+            if built < args.start:
+                built += 1
                 continue
             started = time.process_time()
             values = exact_move_values(board)

@@ -14,7 +14,10 @@ perft, solves and matches. Sections:
 - ``--ffo 40-49``: exact solves of FFO positions, with fresh tables each.
 - ``--strong-ffo``: strong at its 1.5 s on FFO #1-#39 of 20 empties or fewer.
 - ``--endgame-set N``: strong at 1.5 s on the first N positions of the endgame test set
-  (``benchmarks/data/strong-endgames.txt``): optimal moves and mean loss in discs.
+  (``benchmarks/data/strong-endgames.txt``; 0 for all): optimal moves, mean loss in discs,
+  CPU and wall time per move; the 1.5 s on ``--clock`` (``cpu``: the searching thread's CPU
+  time, steady under load; ``wall``: what a player waits). With ``--old``, that commit's strong
+  plays each position right after (on the wall clock, the only one older engines have).
 - ``--match strong:normal,normal:easy,strong:old-strong``: level matches from random openings,
   both colours; ``old-<level>`` is that level of the old engine, ``<level>@<commit>`` that
   level of any commit's engine (``strong:strong@0290602`` pits the pattern evaluation against
@@ -37,8 +40,9 @@ from functools import partial
 
 from ai_worker.engine import Board, Move, Variant
 from ai_worker.fast.api import SearchTables, perft
+from ai_worker.fast.searchstate import WALL_CLOCK
 from ai_worker.levels import LEVELS
-from ai_worker.search import choose_move, solve_endgame, warmup
+from ai_worker.search import CPU_CLOCK, DEFAULT_TIME_LIMIT, choose_move, solve_endgame, warmup
 from benchmarks.endgame_set import read_set
 from benchmarks.ffo import read_ffo
 from benchmarks.old_engine import BASELINE_COMMIT, OldEngine
@@ -316,26 +320,55 @@ def bench_strong_ffo(out: Out) -> None:
     )
 
 
-def bench_endgame_set(count: int, out: Out) -> None:
-    """strong at its default time on the endgame test set: optimal moves and mean loss."""
-    positions = read_set()[:count]
-    optimal = 0
-    losses = []
+def bench_endgame_set(count: int, clock: str, old_commit: str | None, out: Out) -> None:
+    """strong at its default time on the endgame test set (``count`` positions, 0: all), on
+    ``clock``, and with ``old_commit`` that commit's strong: optimal moves, mean loss, time."""
+    positions = read_set()[: count or None]
+    limit = DEFAULT_TIME_LIMIT["strong"]
+    clock_id = CPU_CLOCK if clock == "cpu" else WALL_CLOCK
+    losses: dict[str, list[int]] = {"this commit": []}
     by_empties: dict[int, list[int]] = {}
-    for scored in positions:
-        result = choose_move(scored.board, "strong", seed=0)
-        loss = scored.best - scored.move_values[result.move]
-        optimal += loss == 0
-        losses.append(loss)
-        by_empties.setdefault(scored.board.empties(), []).append(loss)
+    cpus, walls = [], []
+    old = None if old_commit is None else OldEngine(old_commit)
+    if old is not None:
+        losses[old_commit or ""] = []
+    try:
+        for scored in positions:
+            started = time.process_time()
+            result = choose_move(scored.board, "strong", seed=0, clock=clock_id)
+            cpus.append(time.process_time() - started)
+            walls.append(result.elapsed)
+            loss = scored.best - scored.move_values[result.move]
+            losses["this commit"].append(loss)
+            by_empties.setdefault(scored.board.empties(), []).append(loss)
+            if old is not None:
+                move = old.choose_move(scored.board, "strong", time_limit=limit, seed=0)
+                losses[old.commit].append(scored.best - scored.move_values[move])
+    finally:
+        if old is not None:
+            old.close()
     detail = ", ".join(
         f"{empties}: {sum(v == 0 for v in values)}/{len(values)}"
         for empties, values in sorted(by_empties.items())
     )
     out(
-        f"strong at 1.5 s on {len(positions)} endgame positions of 18-24 empties:"
-        f" {optimal}/{len(positions)} optimal ({100 * optimal / len(positions):.1f} %),"
-        f" mean loss {statistics.mean(losses):.2f} discs; optimal by empties: {detail}"
+        f"strong at {limit:g} s ({clock} clock) on {len(positions)} endgame positions of"
+        f" 18-24 empties: {_optimal_and_loss(losses['this commit'])}; per move median CPU"
+        f" {statistics.median(cpus):.2f} s, wall {statistics.median(walls):.2f} s;"
+        f" optimal by empties: {detail}"
+    )
+    if old_commit is not None:
+        out(
+            f"{old_commit}'s strong at {limit:g} s (wall clock), same positions:"
+            f" {_optimal_and_loss(losses[old_commit])}"
+        )
+
+
+def _optimal_and_loss(losses: list[int]) -> str:
+    optimal = sum(loss == 0 for loss in losses)
+    return (
+        f"{optimal}/{len(losses)} optimal ({100 * optimal / len(losses):.1f} %),"
+        f" mean loss {statistics.mean(losses):.2f} discs"
     )
 
 
@@ -483,10 +516,16 @@ def main(argv: list[str] | None = None) -> int:
         const=BASELINE_COMMIT,
         default=None,
         metavar="COMMIT",
-        help=f"--perft, --ffo: measure the engine of COMMIT too (default {BASELINE_COMMIT})",
+        help=f"--perft, --ffo, --endgame-set: measure the engine of COMMIT too"
+        f" (default {BASELINE_COMMIT})",
     )
     parser.add_argument("--strong-ffo", action="store_true", help="strong on FFO #1-#39")
-    parser.add_argument("--endgame-set", type=int, default=0, help="strong on N test positions")
+    parser.add_argument(
+        "--endgame-set", type=int, default=None, metavar="N", help="strong on N test positions"
+    )
+    parser.add_argument(
+        "--clock", choices=("cpu", "wall"), default="cpu", help="--endgame-set: strong's clock"
+    )
     parser.add_argument("--match", default="", help="e.g. strong:normal,strong:old-strong")
     parser.add_argument("--games", type=int, default=40, help="games per match")
     parser.add_argument("--time", type=float, default=None, help="seconds per move in matches")
@@ -503,7 +542,7 @@ def main(argv: list[str] | None = None) -> int:
         or args.generic
         or args.ffo
         or args.strong_ffo
-        or args.endgame_set
+        or args.endgame_set is not None
         or args.match
     )
     warmup()
@@ -519,8 +558,8 @@ def main(argv: list[str] | None = None) -> int:
         bench_ffo(list(range(int(low), int(high or low) + 1)), args.old, out)
     if args.strong_ffo:
         bench_strong_ffo(out)
-    if args.endgame_set:
-        bench_endgame_set(args.endgame_set, out)
+    if args.endgame_set is not None:
+        bench_endgame_set(args.endgame_set, args.clock, args.old, out)
     for pairing in filter(None, args.match.split(",")):
         first, _, second = pairing.partition(":")
         try:

@@ -20,8 +20,10 @@ from ai_worker.fast.searchstate import (
     BEST,
     CLOCK,
     DEADLINE,
+    EXACT,
     NO_SQUARE,
     NODES,
+    SELECTIVITY,
     WALL_CLOCK,
     entry_square,
     new_stats,
@@ -30,7 +32,7 @@ from ai_worker.fast.searchstate import (
 )
 
 Weights = np.ndarray  # an evaluation's weights, e.g. ``evaluation.HAND_WEIGHTS``
-Cuts = np.ndarray  # Multi-ProbCut's fit per depth, see ``midgame.pvs``
+Cuts = np.ndarray  # Multi-ProbCut's fit per depth (``midgame.pvs``) or empties (``endgame``)
 NO_CUTS = np.zeros((0, 3))
 MIDGAME_TABLE_BITS = 20  # 2**20 rows of 24 bytes: 24 MiB
 ENDGAME_TABLE_BITS = 20
@@ -222,32 +224,40 @@ class Searcher:
         )  # fmt: skip
         return None if self.stats[ABORTED] else (int(value), int(self.stats[BEST]))
 
+    def _start_solve(self, selectivity: int) -> bool:
+        if not 0 <= selectivity < len(endgame.SELECTIVE_SIGMAS) and selectivity != EXACT:
+            raise ValueError("selectivity must be a level of SELECTIVE_SIGMAS or EXACT")
+        self.stats[SELECTIVITY] = selectivity
+        return self._start()
+
     def exact(
         self, position: Position, alpha: int = -64, beta: int = 64, *,
-        weights: Weights = HAND_WEIGHTS,
+        weights: Weights = HAND_WEIGHTS, cuts: Cuts = NO_CUTS, selectivity: int = EXACT,
     ) -> int | None:  # fmt: skip
         """The exact final disc difference for the side to move (fail-soft within alpha,
-        beta); ``weights`` only order the moves."""
-        if not self._start():
+        beta); ``weights`` order the moves. A ``selectivity`` level of
+        ``endgame.SELECTIVE_SIGMAS`` makes it a selective search, cut by ``cuts``."""
+        if not self._start_solve(selectivity):
             return None
         t = self.tables
         value = endgame.solve(
             position.player, position.opponent, position.walls, int(position.anti), weights,
-            alpha, beta, 0, self.stats, t.endgame, t.shallow,
+            cuts, alpha, beta, 0, self.stats, t.endgame, t.shallow,
         )  # fmt: skip
         return None if self.stats[ABORTED] else int(value)
 
     def exact_root(
         self, position: Position, alpha: int = -64, beta: int = 64, *,
-        weights: Weights = HAND_WEIGHTS,
+        weights: Weights = HAND_WEIGHTS, cuts: Cuts = NO_CUTS, selectivity: int = EXACT,
     ) -> tuple[int, int | None] | None:  # fmt: skip
-        """(exact score, best square) of ``position``; the square is None for a forced pass."""
-        if not self._start():
+        """(score, best square) of ``position`` as ``exact`` finds it; the square is None for
+        a forced pass."""
+        if not self._start_solve(selectivity):
             return None
         t = self.tables
         value = endgame.solve_root(
             position.player, position.opponent, position.walls, int(position.anti), weights,
-            alpha, beta, self.stats, t.endgame, t.shallow,
+            cuts, alpha, beta, self.stats, t.endgame, t.shallow,
         )  # fmt: skip
         if self.stats[ABORTED]:
             return None

@@ -13,6 +13,15 @@ the number of empties:
   empties) with enhanced transposition cut-offs, a stability cut-off, and move ordering by a
   shallow midgame search (many empties) or fastest-first (fewest opponent replies).
 
+A *selective* solve (``stats[SELECTIVITY]`` a level of ``SELECTIVE_SIGMAS`` rather than
+``EXACT``) also cuts like ProbCut: at a null-window node of ``cuts`` (rows ``(a, b, sigma)``
+per number of empties, fitted by ``python -m benchmarks.fit_probcut --endgame``), a
+``endcut_depth``-ply midgame search of value ``v`` (hundredths of a disc) predicts the exact
+value as ``a * v / 100 + b`` discs with error ``sigma``; a prediction beyond the window by the
+level's number of sigmas is taken for the result. Its table entries carry the level, and a
+search trusts only bounds of its own level or a more exact one (Edax's selectivity levels:
+the strong level runs them from the lowest up, then the exact solve).
+
 The clock and node count are those of ``searchstate``; the shallow searches use their own
 table and the caller's evaluation weights.
 """
@@ -32,7 +41,7 @@ from ai_worker.fast.bitboard import (
     score_of_counts,
     stable_discs,
 )
-from ai_worker.fast.evaluation import INF
+from ai_worker.fast.evaluation import HEURISTIC_LIMIT, INF
 from ai_worker.fast.intrinsics import lowest_bit_index, popcount
 from ai_worker.fast.lastflip import count_last_flips
 from ai_worker.fast.midgame import pvs
@@ -40,9 +49,12 @@ from ai_worker.fast.searchstate import (
     ABORTED,
     AGE,
     BEST,
+    EXACT,
     NO_SQUARE,
     NODES,
+    SELECTIVITY,
     entry_lower,
+    entry_selectivity,
     entry_square,
     entry_upper,
     probe,
@@ -63,6 +75,8 @@ W_POTENTIAL = 2
 W_ODD = 4
 _FIRST = -1 << 40
 GROUPS = 6
+SELECTIVE_SIGMAS = np.array([1.1, 1.5, 2.0, 2.6])  # a cut's sigmas per level: 73 % to 99 % sure
+NO_CUT = SCORE_INF
 _X_AND_C = np.uint64(0x42C300000000C342)
 _SMALL_SIG = "int64(uint64, uint64, uint64, int64, int64, int64, int64, int64[::1])"
 
@@ -362,33 +376,77 @@ def _ordered_moves(player, opponent, walls, anti, weights, moves, first, stats, 
 
 
 @njit(cache=True)
-def _transposition_cutoff(player, opponent, moves, beta, table):
-    """Enhanced transposition cut-off: a move whose stored child value already reaches
-    ``beta`` proves a fail-high without a search; returns that bound, else -SCORE_INF."""
+def _transposition_cutoff(player, opponent, moves, beta, selectivity, table):
+    """Enhanced transposition cut-off: a move whose stored child value (of ``selectivity`` or
+    more exact) already reaches ``beta`` proves a fail-high without a search; returns that
+    bound, else -SCORE_INF."""
     while moves:
         square = lowest_bit_index(moves)
         moves &= moves - ONE
         f = flips(player, opponent, square)
         row = probe(opponent ^ f, player | f | _bit(square), table)
-        if row >= 0 and -entry_upper(table, row) >= beta:
+        if (
+            row >= 0
+            and entry_selectivity(table, row) >= selectivity
+            and -entry_upper(table, row) >= beta
+        ):
             return -entry_upper(table, row)
     return -SCORE_INF
 
 
+@njit(cache=True, inline="always")
+def endcut_depth(n_empties):
+    """Depth of the midgame search that predicts the exact value of ``n_empties`` empties."""
+    return n_empties // 2 - 4
+
+
+@njit(cache=True)
+def _probcut(player, opponent, walls, anti, weights, cuts, n_empties, beta, sigmas, stats,
+             shallow):  # fmt: skip
+    """A selective cut-off of the null window (beta - 1, beta): ``beta`` when the shallow
+    search predicts a value ``sigmas`` errors above it, ``beta - 1`` when below; else
+    ``NO_CUT``."""
+    a, b, sigma = cuts[n_empties, 0], cuts[n_empties, 1], cuts[n_empties, 2]
+    depth = endcut_depth(n_empties)
+    history = np.zeros(64, dtype=np.int64)
+    no_cuts = np.zeros((0, 3))
+    high = np.int64(np.ceil(100 * (beta + sigmas * sigma - b) / a))
+    if high < HEURISTIC_LIMIT:
+        value = pvs(
+            player, opponent, walls, anti, weights, no_cuts, depth, high - 1, high, np.int64(0),
+            stats, shallow, history,
+        )  # fmt: skip
+        if value >= high:
+            return beta
+    low = np.int64(np.floor(100 * (beta - 1 - sigmas * sigma - b) / a))
+    if low > -HEURISTIC_LIMIT:
+        value = pvs(
+            player, opponent, walls, anti, weights, no_cuts, depth, low, low + 1, np.int64(0),
+            stats, shallow, history,
+        )  # fmt: skip
+        if value <= low:
+            return beta - 1
+    return NO_CUT
+
+
 @njit(
-    "int64(uint64, uint64, uint64, int64, int64[::1], int64, int64, int64, int64[::1],"
-    " uint64[:, ::1], uint64[:, ::1])",
+    "int64(uint64, uint64, uint64, int64, int64[::1], float64[:, ::1], int64, int64, int64,"
+    " int64[::1], uint64[:, ::1], uint64[:, ::1])",
     cache=True,
 )
-def solve(player, opponent, walls, anti, weights, alpha, beta, passed, stats, table, shallow):
-    """Exact final disc difference for ``player`` within the window (alpha, beta);
-    ``passed`` is 1 right after a pass, else 0 (or ``ROOT``)."""
+def solve(
+    player, opponent, walls, anti, weights, cuts, alpha, beta, passed, stats, table, shallow
+):  # fmt: skip
+    """Exact final disc difference for ``player`` within the window (alpha, beta) (or the
+    selective search's guess, see above); ``passed`` is 1 right after a pass, else 0 (or
+    ``ROOT``)."""
     tick(stats)
     if stats[ABORTED]:
         return 0
     empties = ~(player | opponent | walls)
     n_empties = popcount(empties)
-    if passed == ROOT:
+    root = passed == ROOT
+    if root:
         passed = 0
     elif n_empties < HASH_EMPTIES:
         return _solve_ordered(player, opponent, walls, anti, alpha, beta, passed, stats)
@@ -396,12 +454,14 @@ def solve(player, opponent, walls, anti, weights, alpha, beta, passed, stats, ta
         bound = 64 - popcount(walls) - 2 * popcount(stable_discs(opponent, player, walls))
         if bound <= alpha:
             return bound
+    selectivity = stats[SELECTIVITY]
     row = probe(player, opponent, table)
     first = NO_SQUARE
     if row >= 0:
+        first = entry_square(table, row)
+    if row >= 0 and entry_selectivity(table, row) >= selectivity:
         lower = entry_lower(table, row)
         upper = entry_upper(table, row)
-        first = entry_square(table, row)
         if lower >= beta:
             return lower
         if upper <= alpha or lower == upper:
@@ -413,12 +473,24 @@ def solve(player, opponent, walls, anti, weights, alpha, beta, passed, stats, ta
         if passed:
             return final_score(player, opponent, walls, anti)
         return -solve(
-            opponent, player, walls, anti, weights, -beta, -alpha, np.int64(1), stats, table,
-            shallow,
+            opponent, player, walls, anti, weights, cuts, -beta, -alpha, np.int64(1), stats,
+            table, shallow,
         )  # fmt: skip
     if n_empties >= ETC_EMPTIES:
-        cut = _transposition_cutoff(player, opponent, moves, beta, table)
+        cut = _transposition_cutoff(player, opponent, moves, beta, selectivity, table)
         if cut > -SCORE_INF:
+            return cut
+    if (
+        selectivity != EXACT
+        and beta - alpha == 1
+        and n_empties < cuts.shape[0]
+        and cuts[n_empties, 0] > 0
+    ):
+        cut = _probcut(
+            player, opponent, walls, anti, weights, cuts, n_empties, beta,
+            SELECTIVE_SIGMAS[selectivity], stats, shallow,
+        )  # fmt: skip
+        if cut != NO_CUT:
             return cut
     original_alpha = alpha
     best = -SCORE_INF
@@ -430,17 +502,17 @@ def solve(player, opponent, walls, anti, weights, alpha, beta, passed, stats, ta
         child_o = player | f | _bit(square)
         if best == -SCORE_INF:
             value = -solve(
-                child_p, child_o, walls, anti, weights, -beta, -alpha, np.int64(0), stats,
+                child_p, child_o, walls, anti, weights, cuts, -beta, -alpha, np.int64(0), stats,
                 table, shallow,
             )  # fmt: skip
         else:
             value = -solve(
-                child_p, child_o, walls, anti, weights, -alpha - 1, -alpha, np.int64(0), stats,
-                table, shallow,
+                child_p, child_o, walls, anti, weights, cuts, -alpha - 1, -alpha, np.int64(0),
+                stats, table, shallow,
             )  # fmt: skip
             if alpha < value < beta:
                 value = -solve(
-                    child_p, child_o, walls, anti, weights, -beta, -value, np.int64(0), stats,
+                    child_p, child_o, walls, anti, weights, cuts, -beta, -value, np.int64(0), stats,
                     table, shallow,
                 )  # fmt: skip
         if stats[ABORTED]:
@@ -461,19 +533,27 @@ def solve(player, opponent, walls, anti, weights, alpha, beta, passed, stats, ta
         upper = best
     else:
         upper = best
-    store(player, opponent, table, lower, upper, best_square, n_empties, stats[AGE])
+    store(player, opponent, table, lower, upper, best_square, n_empties, stats[AGE], selectivity)
+    if root:
+        stats[BEST] = best_square
     return best
 
 
 @njit(
-    "int64(uint64, uint64, uint64, int64, int64[::1], int64, int64, int64[::1], uint64[:, ::1],"
-    " uint64[:, ::1])",
+    "int64(uint64, uint64, uint64, int64, int64[::1], float64[:, ::1], int64, int64, int64[::1],"
+    " uint64[:, ::1], uint64[:, ::1])",
     cache=True,
 )
-def solve_root(player, opponent, walls, anti, weights, alpha, beta, stats, table, shallow):
+def solve_root(
+    player, opponent, walls, anti, weights, cuts, alpha, beta, stats, table, shallow
+):  # fmt: skip
     """Like ``solve``, and the best square goes to ``stats[BEST]`` (NO_SQUARE when the side to
     move must pass)."""
-    value = solve(player, opponent, walls, anti, weights, alpha, beta, ROOT, stats, table, shallow)
-    row = probe(player, opponent, table)
-    stats[BEST] = entry_square(table, row) if row >= 0 else NO_SQUARE
+    stats[BEST] = -1
+    value = solve(
+        player, opponent, walls, anti, weights, cuts, alpha, beta, ROOT, stats, table, shallow
+    )  # fmt: skip
+    if stats[BEST] < 0:  # answered by the table: its best square
+        row = probe(player, opponent, table)
+        stats[BEST] = entry_square(table, row) if row >= 0 else NO_SQUARE
     return value

@@ -23,6 +23,7 @@ from ai_worker.fast.evaluation import HEURISTIC_LIMIT, INF, WIN_SCORE
 from ai_worker.fast.searchstate import (
     ABORTED,
     AGE,
+    EXACT,
     entry_depth,
     entry_lower,
     entry_square,
@@ -337,5 +338,5 @@ def search(
     if tabled:
         lower = best if best > window_alpha else -INF
         upper = best if best < window_beta else INF
-        store(key[0], key[1], table, lower, upper, best_move, depth, stats[AGE])
+        store(key[0], key[1], table, lower, upper, best_move, depth, stats[AGE], EXACT)
     return best

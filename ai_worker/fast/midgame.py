@@ -17,6 +17,7 @@ from ai_worker.fast.searchstate import (
     ABORTED,
     AGE,
     BEST,
+    EXACT,
     NO_SQUARE,
     entry_depth,
     entry_lower,
@@ -173,7 +174,7 @@ def pvs(
         upper = best
     else:
         upper = best
-    store(player, opponent, table, lower, upper, best_square, depth, stats[AGE])
+    store(player, opponent, table, lower, upper, best_square, depth, stats[AGE], EXACT)
     return best
 
 

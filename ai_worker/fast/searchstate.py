@@ -1,15 +1,18 @@
 """Shared search state of the 8x8 kernels: the stats array, the clock check, the hash table.
 
 ``stats`` (int64 array, see ``new_stats``): [nodes, aborted, deadline_ns, best_square, age,
-clock]. A search aborts (``stats[ABORTED] = 1``, result meaningless) once its clock passes the
+clock, selectivity] (the endgame solver's level, see ``endgame``; ``EXACT`` for none). A
+search aborts (``stats[ABORTED] = 1``, result meaningless) once its clock passes the
 deadline: ``WALL_CLOCK`` (monotonic time, what players wait) or ``CPU_CLOCK`` (the searching
 thread's CPU time, steady on a loaded machine: tests and benchmarks of strength at a budget).
 
 A transposition table is a uint64 array of rows ``(player, opponent, entry)`` grouped in
 buckets of two rows; ``entry`` packs a lower and an upper bound (16 bits each, offset by
-``_OFFSET``), the best square, the depth (plies, or empties for the exact solver) and the age
-of the search that stored it. A table can outlive a search: a new search gets a new age, and
-entries of older searches are the first to be replaced.
+``_OFFSET``), the best square, the depth (plies, or empties for the exact solver), the age
+of the search that stored it and its selectivity (``EXACT``, or the level of a selective
+endgame search whose bounds only searches of that level or a lower one may trust). A table
+can outlive a search: a new search gets a new age, and entries of older searches are the
+first to be replaced.
 """
 
 import time
@@ -19,7 +22,8 @@ from numba import njit
 
 from ai_worker.fast.intrinsics import clock_ns
 
-NODES, ABORTED, DEADLINE, BEST, AGE, CLOCK = 0, 1, 2, 3, 4, 5
+NODES, ABORTED, DEADLINE, BEST, AGE, CLOCK, SELECTIVITY = 0, 1, 2, 3, 4, 5, 6
+EXACT = 255  # the selectivity of an exact search (no cut-off on a guess)
 WALL_CLOCK = time.CLOCK_MONOTONIC
 CPU_CLOCK = time.CLOCK_THREAD_CPUTIME_ID
 NO_SQUARE = 64
@@ -34,12 +38,13 @@ _S16 = np.uint64(16)
 _S32 = np.uint64(32)
 _S40 = np.uint64(40)
 _S48 = np.uint64(48)
+_S56 = np.uint64(56)
 
 
 def new_stats(deadline_ns: int, age: int = 1, clock: int = WALL_CLOCK) -> np.ndarray:
     """A fresh stats array for one search with the given deadline on ``clock`` and table age
-    (1-255; a table reused by the next search gets the next age)."""
-    return np.array([0, 0, deadline_ns, NO_SQUARE, age, clock], dtype=np.int64)
+    (1-255; a table reused by the next search gets the next age); exact."""
+    return np.array([0, 0, deadline_ns, NO_SQUARE, age, clock, EXACT], dtype=np.int64)
 
 
 def new_table(bits: int = TT_BITS) -> np.ndarray:
@@ -100,11 +105,20 @@ def _entry_age(table, row):
 
 
 @njit(cache=True, inline="always")
-def store(player, opponent, table, lower, upper, square, depth, age):
-    """Store a position's bounds, best square and depth: over its own row, else over the row
-    of its bucket that an older search wrote, else over the shallower one (ties: the second)."""
+def entry_selectivity(table, row):
+    return np.int64(table[row, 2] >> _S56)
+
+
+@njit(cache=True, inline="always")
+def store(player, opponent, table, lower, upper, square, depth, age, selectivity):
+    """Store a position's bounds, best square, depth and selectivity: over its own row (unless
+    that one is of a higher selectivity), else over the row of its bucket that an older search
+    wrote, else over the shallower one (ties: the second)."""
     row = probe(player, opponent, table)
-    if row < 0:
+    if row >= 0:
+        if entry_selectivity(table, row) > selectivity:
+            return
+    else:
         row = _bucket(player, opponent, table)
         first_old = _entry_age(table, row) != age
         second_old = _entry_age(table, row + 1) != age
@@ -121,6 +135,7 @@ def store(player, opponent, table, lower, upper, square, depth, age):
         | (np.uint64(square) << _S32)
         | (np.uint64(depth) << _S40)
         | (np.uint64(age) << _S48)
+        | (np.uint64(selectivity) << _S56)
     )
 
 

@@ -8,6 +8,7 @@ import pytest
 from ai_worker.engine import PASS, Board, Move, Variant
 from ai_worker.engine.records import read_obf
 from ai_worker.fast.api import Position, Searcher, SearchTables
+from ai_worker.fast.endgame import SELECTIVE_SIGMAS
 from ai_worker.fast.lastflip import count_last_flips
 from benchmarks.ffo import read_ffo
 from tests.ai_worker.search.conftest import random_endgame
@@ -116,3 +117,33 @@ def test_a_call_after_an_aborted_one_searches_afresh() -> None:
     solved = searcher.exact_root(Position.of(position.board))
     assert solved is not None
     assert solved[0] == position.score
+
+
+def test_selective_solves_cut_and_the_exact_solve_after_them_trusts_none_of_their_bounds() -> None:
+    """Each selective level searches fewer nodes than the exact solve and lands near its
+    value; the exact solve that follows on the same tables is exact all the same (it takes
+    only the selective entries' best squares, issue 12's selective endgame)."""
+    from ai_worker.search import STRONG_ENDCUTS, STRONG_WEIGHTS
+
+    for number in (13, 22, 23):
+        position = read_ffo(number)
+        start = Position.of(position.board)
+        fresh = Searcher(time.monotonic_ns() + 600 * 10**9, SearchTables(16, 20, 16))
+        assert fresh.exact(start, weights=STRONG_WEIGHTS) == position.score
+        exact_nodes = fresh.nodes
+        searcher = Searcher(time.monotonic_ns() + 600 * 10**9, SearchTables(16, 20, 16))
+        for level in range(len(SELECTIVE_SIGMAS)):
+            before = searcher.nodes
+            value = searcher.exact(
+                start, weights=STRONG_WEIGHTS, cuts=STRONG_ENDCUTS, selectivity=level
+            )
+            assert value is not None
+            assert abs(value - position.score) <= 16, (number, level)
+            assert searcher.nodes - before < exact_nodes, (number, level)
+        assert searcher.exact(start, weights=STRONG_WEIGHTS) == position.score
+
+
+def test_a_selectivity_must_be_a_level_or_exact() -> None:
+    searcher = Searcher(time.monotonic_ns() + 10**9, SearchTables(16, 16, 12))
+    with pytest.raises(ValueError, match="selectivity"):
+        searcher.exact(Position.of(read_ffo(1).board), selectivity=len(SELECTIVE_SIGMAS))

@@ -7,6 +7,7 @@ load, not the engine.
 import pytest
 
 from ai_worker.search import CPU_CLOCK, choose_move
+from benchmarks.endgame_set import read_set
 from benchmarks.ffo import read_ffo
 
 SOLVABLE = [n for n in range(1, 40) if read_ffo(n).board.empties() <= 20]
@@ -33,3 +34,17 @@ def test_strong_solves_after_its_midgame_ran_out_of_time(number: int) -> None:
 @pytest.mark.parametrize("number", SOLVABLE)
 def test_strong_solves_every_ffo_position_of_20_empties_or_fewer(number: int) -> None:
     assert_strong_solves(number)
+
+
+def test_strong_answers_from_the_endgame_search_up_to_24_empties() -> None:
+    """At 21-24 empties strong's move comes from a selective or exact solve to the end (its
+    depth is the number of empties), not from the midgame search (issue 12 §4)."""
+    beyond_the_exact_solve = [s for s in read_set() if 21 <= s.board.empties() <= 24][:4]
+    assert beyond_the_exact_solve
+    choose_move(beyond_the_exact_solve[0].board, "strong", time_limit=0.01)
+    for scored in beyond_the_exact_solve:
+        result = choose_move(scored.board, "strong", seed=0, clock=CPU_CLOCK)
+        assert result.depth == scored.board.empties()
+        assert result.move in scored.move_values
+        if result.exact:
+            assert result.score == scored.best

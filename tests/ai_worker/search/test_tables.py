@@ -4,7 +4,17 @@ import numpy as np
 
 from ai_worker.engine import Variant
 from ai_worker.fast.api import SearchTables
-from ai_worker.fast.searchstate import entry_depth, new_table, probe, store
+from ai_worker.fast.searchstate import (
+    EXACT,
+    entry_depth,
+    entry_lower,
+    entry_selectivity,
+    entry_square,
+    entry_upper,
+    new_table,
+    probe,
+    store,
+)
 from ai_worker.search import analyse, choose_move, solve_endgame, worker_tables
 from benchmarks.ffo import read_ffo
 from tests.ai_worker.search.conftest import random_endgame, random_position
@@ -57,19 +67,19 @@ def test_entries_of_older_searches_are_replaced_first() -> None:
     p, o = np.uint64(0x0000000810000000), np.uint64(0x0000001008000000)
     row = probe(p, o, table)
     assert row == -1
-    store(p, o, table, -5, 5, 19, 30, 1)  # a deep entry of search 1
+    store(p, o, table, -5, 5, 19, 30, 1, EXACT)  # a deep entry of search 1
     bucket_mate = next(
         (np.uint64(q), o)
         for q in range(1, 1 << 20)
         if probe(np.uint64(q), o, table) == -1 and _same_bucket(table, p, np.uint64(q), o)
     )
-    store(*bucket_mate, table, 0, 0, 20, 3, 2)  # a shallow entry of search 2 fills the bucket
+    store(*bucket_mate, table, 0, 0, 20, 3, 2, EXACT)  # search 2, shallow: the bucket is full
     newcomer = next(
         np.uint64(q)
         for q in range(1 << 20, 1 << 22)
         if _same_bucket(table, p, np.uint64(q), o) and probe(np.uint64(q), o, table) == -1
     )
-    store(newcomer, o, table, 1, 1, 21, 2, 2)  # shallower still, also of search 2
+    store(newcomer, o, table, 1, 1, 21, 2, 2, EXACT)  # shallower still, also of search 2
     kept = probe(newcomer, o, table)
     assert kept >= 0
     assert entry_depth(table, kept) == 2
@@ -78,11 +88,30 @@ def test_entries_of_older_searches_are_replaced_first() -> None:
     assert table.shape == (16, 3)  # the table never grows
 
 
+def test_a_selective_entry_never_replaces_a_more_exact_one_of_its_position() -> None:
+    """A selective solve's bounds go over its own earlier ones, not over an exact solve's
+    (the exact search that follows would lose them)."""
+    table = new_table(4)
+    p, o = np.uint64(0x0000000810000000), np.uint64(0x0000001008000000)
+    store(p, o, table, -4, 8, 19, 20, 1, 0)
+    row = probe(p, o, table)
+    assert (entry_selectivity(table, row), entry_lower(table, row)) == (0, -4)
+    store(p, o, table, 2, 2, 19, 20, 1, EXACT)
+    store(p, o, table, -10, 10, 26, 20, 2, 1)
+    row = probe(p, o, table)
+    assert entry_selectivity(table, row) == EXACT
+    assert (entry_lower(table, row), entry_upper(table, row), entry_square(table, row)) == (
+        2,
+        2,
+        19,
+    )
+
+
 def _same_bucket(table: np.ndarray, p: np.uint64, q: np.uint64, o: np.uint64) -> bool:
     """Whether two positions share a bucket (an empty table stores either in its first
     row)."""
     probe_table = np.zeros_like(table)
-    store(p, o, probe_table, 0, 0, 0, 0, 1)
-    store(q, o, probe_table, 0, 0, 0, 0, 1)
+    store(p, o, probe_table, 0, 0, 0, 0, 1, EXACT)
+    store(q, o, probe_table, 0, 0, 0, 0, 1, EXACT)
     row_p, row_q = probe(p, o, probe_table), probe(q, o, probe_table)
     return row_p >= 0 and row_q >= 0 and row_p // 2 == row_q // 2
