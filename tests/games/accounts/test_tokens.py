@@ -231,3 +231,17 @@ def test_the_profile_page_lists_creates_and_revokes_tokens() -> None:
     theirs, _ = issue_token(user=other, name="bob's")
     assert browser.post(f"/accounts/tokens/{theirs.pk}/revoke/").status_code == 404
     assert b"access-tokens" not in APIClient().get("/players/alice/").content
+
+
+def test_the_account_endpoints_keep_the_token_scopes() -> None:
+    _, user = account("alice")
+    reader = with_token(user, "read")
+    assert reader.get("/api/me/data/").status_code == 200
+    for path, body in (
+        ("/api/me/email/", {"email": "alice@example.com"}),
+        ("/api/me/password/", {"old_password": PASSWORD, "new_password": "another passphrase"}),
+        ("/api/me/delete/", {"password": PASSWORD}),
+    ):
+        assert error_of(reader.post(path, body, format="json"))[:2] == (403, "token_scope"), path
+    assert get_user_model().objects.get(pk=user.pk).check_password(PASSWORD)
+    assert with_token(user, "play").get("/api/me/data/").status_code == 403  # no "read"
