@@ -3,12 +3,13 @@ and a private redis-server: started on free ports, stopped (or killed) afterward
 
 import os
 import secrets
+import signal
 import socket
 import subprocess
 import sys
 import time
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import httpx
@@ -47,26 +48,38 @@ def daphne(env: Mapping[str, str], *, ready_path: str = "/healthz") -> Iterator[
     """daphne serving the site with ``env`` added to this environment; yields its base URL once
     ``ready_path`` answers (any status: a server whose database is down still answers)."""
     port = free_port()
+    command = ["-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "reversi_site.asgi:application"]
+    with serving([sys.executable, *command], port, env, ready_path=ready_path) as (url, _):
+        yield url
+
+
+@contextmanager
+def uvicorn(env: Mapping[str, str], *, workers: int = 2) -> Iterator[tuple[str, subprocess.Popen]]:
+    """uvicorn with ``workers`` processes, as ``make run`` serves the site; yields its base URL
+    and its master process (a test may signal it)."""
+    port = free_port()
+    command = [sys.executable, "-m", "uvicorn", "reversi_site.asgi:application", "--host"]
+    command += ["127.0.0.1", "--port", str(port), "--workers", str(workers), "--no-access-log"]
+    with serving(command, port, env) as served:
+        yield served
+
+
+@contextmanager
+def serving(
+    command: list[str], port: int, env: Mapping[str, str], *, ready_path: str = "/healthz"
+) -> Iterator[tuple[str, subprocess.Popen]]:
+    """``command`` serving the site on ``port`` with ``env`` added to this environment; yields
+    its base URL and process once ``ready_path`` answers (any status: a server whose database is
+    down still answers), and stops it afterwards."""
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "daphne",
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "reversi_site.asgi:application",
-        ],
-        cwd=ROOT,
-        env=os.environ | dict(env),
+        command, cwd=ROOT, env=os.environ | dict(env), start_new_session=True
     )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + START_SECONDS
         while True:
             if process.poll() is not None:
-                raise RuntimeError(f"daphne exited with {process.returncode}")
+                raise RuntimeError(f"{command} exited with {process.returncode}")
             try:
                 httpx.get(url + ready_path, timeout=5)
                 break
@@ -74,9 +87,12 @@ def daphne(env: Mapping[str, str], *, ready_path: str = "/healthz") -> Iterator[
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.2)
-        yield url
+        yield url, process
     finally:
-        stop(process)
+        if process.poll() is None:
+            stop(process)
+        with suppress(ProcessLookupError):  # its children too (uvicorn's workers), if any is left
+            os.killpg(process.pid, signal.SIGKILL)
 
 
 class RedisServer:
