@@ -14,7 +14,9 @@ open seeks and its account's challenges.
 Who may connect (``SocketGate``): an API client sends ``Authorization: Token <secret>`` (an access
 token with the "read" scope) and needs no ``Origin``; a browser (session cookie) must come from
 the site's own origin, port included. Refusals are accepted, then closed with a code a client
-can read: 4401 a bad token, 4403 a foreign origin, 4404 an unknown game or address.
+can read: 4401 a bad token, 4403 a foreign origin, 4404 an unknown game or address, 4429 too
+many sockets (``CountedSocket``: a viewer may hold ``WEBSOCKETS_PER_VIEWER`` sockets, a client
+address ``WEBSOCKETS_PER_ADDRESS``).
 """
 
 import asyncio
@@ -34,12 +36,14 @@ from games.accounts.tokens import TokenAuthentication, token_of
 from games.identity import Player, player_from_session
 from games.services import cpu, events, presence, watching
 from games.shared import presence as presence_store
+from games.shared.clients import socket_client_ip
 from games.shared.errors import NotFound
 from games.shared.permissions import READ_SCOPE
 
 CLOSE_BAD_TOKEN = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
+CLOSE_TOO_MANY = 4429
 
 ASGIApp = Callable[[dict, Callable, Callable], Awaitable[None]]
 
@@ -150,7 +154,88 @@ def _current_state(game_id: int, player: Player | None) -> presenters.GameState:
     return presenters.game_state(cpu.watched_game(game_id=game_id), viewer=player)
 
 
-class GameConsumer(AsyncJsonWebsocketConsumer):
+class CountedSocket(AsyncJsonWebsocketConsumer):
+    """A websocket that counts, while it lives, for its viewer (a person) and its client
+    address, each capped (``claim``); a heartbeat renews it until it ends, and it stops counting
+    however it ends (``leave``), also when a send to a client that vanished raised."""
+
+    viewer = ""  # who watches: an account, a guest, else a browser session or an address
+    owners: dict[str, int] = {}  # the counters it takes (``presence.claim_socket``) and limits
+    heartbeat: asyncio.Task | None = None
+    closing: asyncio.Event  # set when the connection ends: its heartbeat stops
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        self.closing = asyncio.Event()
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self.leave()
+
+    async def claim(self, player: Player | None) -> bool:
+        """Count this socket for its viewer and address; when one has its limit the socket is
+        refused (accepted, then closed with 4429) and False returned."""
+        address = socket_client_ip(self.scope) or "unknown"
+        self.viewer = viewer_key(player, self.scope.get("session"), address)
+        limits = {
+            f"viewer:{self.viewer}": settings.WEBSOCKETS_PER_VIEWER,
+            f"address:{address}": settings.WEBSOCKETS_PER_ADDRESS,
+        }
+        if not await in_pool(presence_store.claim_socket)(
+            limits=limits, connection=self.channel_name
+        ):
+            await self.accept()
+            await self.close(code=CLOSE_TOO_MANY)
+            return False
+        self.owners = limits
+        return True
+
+    def keep_counting(self) -> None:
+        """Start the heartbeat, once the socket is counted for all it counts for."""
+        self.heartbeat = asyncio.create_task(self.keep_present())
+
+    async def keep_present(self) -> None:
+        """Renew this connection every heartbeat until it closes (a dead server's expires)."""
+        while True:
+            try:
+                await asyncio.wait_for(self.closing.wait(), presence_store.HEARTBEAT)
+                return
+            except TimeoutError:
+                await self.renew()
+
+    async def renew(self) -> None:
+        await in_pool(presence_store.claim_socket)(limits=self.owners, connection=self.channel_name)
+
+    async def disconnect(self, code: int) -> None:
+        await self.leave()
+
+    async def leave(self) -> None:
+        """Stop counting this connection, once: its heartbeat stops (a renewal in flight ends
+        first, so it cannot count the connection again), then ``forget``."""
+        if self.closing.is_set():
+            return
+        self.closing.set()
+        if self.heartbeat:
+            await asyncio.wait([self.heartbeat])
+        await self.forget()
+
+    async def forget(self) -> None:
+        """Drop what this connection holds (extended by each kind of socket)."""
+        if self.owners:
+            await in_pool(presence_store.release_socket)(
+                owners=list(self.owners), connection=self.channel_name
+            )
+
+
+def viewer_key(player: Player | None, session: object, address: str) -> str:
+    """Who a socket belongs to, as one spectator and one socket owner: the player (an account or
+    a guest), else the browser's session, else its address."""
+    if player is not None:
+        return f"user:{player.user_id}" if player.user_id else f"guest:{player.guest_id}"
+    session_key = getattr(session, "session_key", None)
+    return f"session:{session_key}" if session_key else f"address:{address}"
+
+
+class GameConsumer(CountedSocket):
     """One viewer of one game."""
 
     game_id: int
@@ -158,7 +243,6 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     player: Player | None = None
     version = -1  # the newest version sent to this viewer
     seats: list[int] = []  # the colours whose presence this connection keeps (none: a spectator)
-    heartbeat: asyncio.Task | None = None
     view = events.SPECTATOR  # its key in an event's texts (presenters.viewer_key)
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
@@ -171,6 +255,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     async def connect(self) -> None:
         self.player = await _scope_player(self.scope)
+        if not await self.claim(self.player):
+            return
         self.view = presenters.viewer_key(self.player)
         self.group = events.game_group(self.game_id)
         if self.player is not None:
@@ -180,42 +266,39 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         # Counted before it joins the group: its state below has its presence (a spectator, the
         # count), and it never gets the event of its own arrival.
         await self.renew_presence()
-        self.heartbeat = asyncio.create_task(self.keep_present())
+        self.keep_counting()
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self.send_state()
 
-    async def disconnect(self, code: int) -> None:
+    async def forget(self) -> None:
+        await super().forget()
         if not self.group:
             return
         await self.channel_layer.group_discard(self.group, self.channel_name)
-        if self.heartbeat:
-            self.heartbeat.cancel()
         if self.seats:
             await in_pool(presence.seat_disconnected)(
                 game_id=self.game_id, colors=self.seats, connection=self.channel_name
             )
         else:
             await in_pool(watching.spectator_disconnected)(
-                game_id=self.game_id, connection=self.channel_name
+                game_id=self.game_id, viewer=self.viewer, connection=self.channel_name
             )
 
+    async def renew(self) -> None:
+        await super().renew()
+        await self.renew_presence()
+
     async def renew_presence(self) -> None:
-        """Count this connection for its seats, or as a spectator when it holds none."""
+        """Count this connection for its seats, or its viewer as a spectator when it holds none."""
         if self.seats:
             await in_pool(presence.seat_connected)(
                 game_id=self.game_id, colors=self.seats, connection=self.channel_name
             )
         else:
             await in_pool(watching.spectator_connected)(
-                game_id=self.game_id, connection=self.channel_name
+                game_id=self.game_id, viewer=self.viewer, connection=self.channel_name
             )
-
-    async def keep_present(self) -> None:
-        """Renew this connection's presence until it closes (a dead server's simply expires)."""
-        while True:
-            await asyncio.sleep(presence_store.HEARTBEAT)
-            await self.renew_presence()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Decode a client message; junk (bad JSON, binary frames) gets an error, not a crash."""
@@ -270,16 +353,19 @@ def _lobby_seeks(player: Player | None) -> list[presenters.SeekState]:
     return presenters.lobby_seeks(selectors.open_seeks(), viewer=player)
 
 
-class LobbyConsumer(AsyncJsonWebsocketConsumer):
+class LobbyConsumer(CountedSocket):
     """A lobby viewer (``/ws/lobby/``): ``{"type": "seeks", "accepted": null, "seeks": [...]}``
     on connect and after every change of the open seeks (``events.publish_lobby``); a signed-in
     viewer also gets ``{"type": "challenge", "challenge": {...}}`` for each change of one of
     their challenges (``events.publish_to_user``)."""
 
-    groups_joined: list[str]
+    groups_joined: list[str] = []
 
     async def connect(self) -> None:
         player = await _scope_player(self.scope)
+        if not await self.claim(player):
+            return
+        self.keep_counting()
         self.groups_joined = [events.LOBBY_GROUP]
         if player is not None and player.user_id is not None:  # its challenges come here too
             self.groups_joined.append(events.user_group(player.user_id))
@@ -293,8 +379,9 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
         }
         await self.send_json(event)
 
-    async def disconnect(self, code: int) -> None:
-        for group in getattr(self, "groups_joined", []):
+    async def forget(self) -> None:
+        await super().forget()
+        for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:

@@ -347,6 +347,11 @@ X_FRAME_OPTIONS = "DENY"
 # test that plays many games on one account.
 CPU_GAMES_IN_PROGRESS_LIMIT = int(os.environ.get("CPU_GAMES_IN_PROGRESS_LIMIT", "5"))
 
+# Websockets (game and lobby) one viewer (an account, a guest, a browser) and one client address
+# may hold open at once; one more is refused with close code 4429 (games.consumers).
+WEBSOCKETS_PER_VIEWER = int(os.environ.get("WEBSOCKETS_PER_VIEWER", "10"))
+WEBSOCKETS_PER_ADDRESS = int(os.environ.get("WEBSOCKETS_PER_ADDRESS", "100"))
+
 # How many reverse proxies stand in front of the app: the client's address is the one the
 # outermost trusted proxy saw (X-Forwarded-For, read by django-ipware). 0: REMOTE_ADDR.
 TRUSTED_PROXY_COUNT = int(os.environ.get("DJANGO_TRUSTED_PROXY_COUNT", "0"))

@@ -5,13 +5,14 @@ killed) afterwards."""
 import os
 import secrets
 import shutil
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import httpx
@@ -52,32 +53,37 @@ def daphne(env: Mapping[str, str], *, ready_path: str = "/healthz") -> Iterator[
     ``ready_path`` answers (any status: a server whose database is down still answers)."""
     port = free_port()
     command = ["-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "reversi_site.asgi:application"]
-    with serving([sys.executable, *command], port, env, ready_path) as url:
+    with serving([sys.executable, *command], port, env, ready_path=ready_path) as (url, _):
         yield url
 
 
 @contextmanager
-def uvicorn(env: Mapping[str, str], *, ready_path: str = "/healthz") -> Iterator[str]:
-    """One uvicorn process serving the site (as `make run` starts them), like ``daphne``."""
+def uvicorn(env: Mapping[str, str], *, workers: int = 2) -> Iterator[tuple[str, subprocess.Popen]]:
+    """uvicorn with ``workers`` processes, as ``make run`` serves the site (1: a single process,
+    no supervisor); yields its base URL and its master process (a test may signal it)."""
     port = free_port()
-    command = ["-m", "uvicorn", "reversi_site.asgi:application", "--port", str(port)]
-    with serving([sys.executable, *command, "--no-access-log"], port, env, ready_path) as url:
-        yield url
+    command = [sys.executable, "-m", "uvicorn", "reversi_site.asgi:application", "--host"]
+    command += ["127.0.0.1", "--port", str(port), "--workers", str(workers), "--no-access-log"]
+    with serving(command, port, env) as served:
+        yield served
 
 
 @contextmanager
 def serving(
-    command: list[str], port: int, env: Mapping[str, str], ready_path: str = "/healthz"
-) -> Iterator[str]:
-    """``command`` run with ``env`` added, serving HTTP on ``port``; yields its base URL once
-    ``ready_path`` answers (any status), stopped afterwards."""
-    process = subprocess.Popen(command, cwd=ROOT, env=os.environ | dict(env))
+    command: list[str], port: int, env: Mapping[str, str], *, ready_path: str = "/healthz"
+) -> Iterator[tuple[str, subprocess.Popen]]:
+    """``command`` serving the site on ``port`` with ``env`` added to this environment; yields
+    its base URL and process once ``ready_path`` answers (any status: a server whose database is
+    down still answers), and stops it afterwards."""
+    process = subprocess.Popen(
+        command, cwd=ROOT, env=os.environ | dict(env), start_new_session=True
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + START_SECONDS
         while True:
             if process.poll() is not None:
-                raise RuntimeError(f"{command[0]} exited with {process.returncode}")
+                raise RuntimeError(f"{command} exited with {process.returncode}")
             try:
                 httpx.get(url + ready_path, timeout=5)
                 break
@@ -85,9 +91,12 @@ def serving(
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.2)
-        yield url
+        yield url, process
     finally:
-        stop(process)
+        if process.poll() is None:
+            stop(process)
+        with suppress(ProcessLookupError):  # its children too (uvicorn's workers), if any is left
+            os.killpg(process.pid, signal.SIGKILL)
 
 
 class RedisServer:

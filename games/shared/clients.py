@@ -14,11 +14,24 @@ def client_ip(request: HttpRequest) -> str | None:
     the client and are ignored. Without proxies (or with a header shorter than expected, which
     a trusted proxy never sends) the answer is ``REMOTE_ADDR``. ``None`` when that is missing.
     """
-    remote = request.META.get("REMOTE_ADDR") or None
+    return _behind_proxies(
+        request.META.get("REMOTE_ADDR") or None, request.META.get("HTTP_X_FORWARDED_FOR", "")
+    )
+
+
+def socket_client_ip(scope: dict) -> str | None:
+    """``client_ip`` of a websocket's ASGI scope."""
+    client = scope.get("client")
+    headers = {name.lower(): value for name, value in scope.get("headers", [])}
+    forwarded = headers.get(b"x-forwarded-for", b"").decode("latin-1")
+    return _behind_proxies(client[0] if client else None, forwarded)
+
+
+def _behind_proxies(remote: str | None, forwarded_for: str) -> str | None:
     proxies = settings.TRUSTED_PROXY_COUNT
     if proxies <= 0:
         return remote
-    forwarded = [entry.strip() for entry in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+    forwarded = [entry.strip() for entry in forwarded_for.split(",")]
     if len(forwarded) < proxies:
         return remote
     candidate = forwarded[-proxies]

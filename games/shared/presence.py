@@ -9,8 +9,12 @@ often it is renewed: a socket is never counted twice, nor forever.
 start of its absence, for the 2-minute takeover, when its server died. The database decides
 otherwise: a seat that connects has its ``absent_since`` cleared, and a connection that closes
 (or a move over HTTP) records it there.
-A connection that holds no seat of the game is a spectator: a member of
-``spectators:<database>:<game>``, renewed and expiring alike.
+A connection that holds no seat of the game is a spectator. A spectator is a person, not a tab:
+``spectators:<database>:<game>`` has one member per viewer (``viewer`` of ``watch``), kept while
+any of their sockets on the game, members of ``spectator-sockets:<database>:<game>:<viewer>``,
+lives; both are renewed and expire alike.
+Every socket is also a member of ``sockets:<database>:<owner>`` for each of its owners (its
+viewer, its client address): ``claim_socket`` refuses one more than an owner's limit.
 """
 
 import time
@@ -49,6 +53,20 @@ def _seen_key(game_id: int, color: int) -> str:
 
 def _spectators_key(game_id: int) -> str:
     return f"spectators:{_database()}:{game_id}"
+
+
+def _viewer_sockets_key(game_id: int, viewer: str) -> str:
+    return f"spectator-sockets:{_database()}:{game_id}:{viewer}"
+
+
+def _sockets_key(owner: str) -> str:
+    return f"sockets:{_database()}:{owner}"
+
+
+@cache
+def _script(source: str) -> redis.commands.core.Script:
+    """A Lua script run atomically in Redis (sent once, then called by its hash)."""
+    return _redis().register_script(source)
 
 
 def _database() -> str:
@@ -110,23 +128,72 @@ def read(*, game_id: int, colors: Iterable[int]) -> dict[int, SeatPresence]:
     }
 
 
-def watch(*, game_id: int, connection: str) -> bool:
-    """Count ``connection`` as a spectator of the game for ``TTL`` more seconds; returns whether
-    the number of spectators changed (it came, or others expired)."""
-    key, now = _spectators_key(game_id), time.time()
+_WATCH = """
+local now, expiry, ttl = ARGV[1], ARGV[2], ARGV[5]
+local before = redis.call('ZCOUNT', KEYS[1], '(' .. now, '+inf')
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+redis.call('ZADD', KEYS[2], expiry, ARGV[4])
+redis.call('EXPIRE', KEYS[2], ttl)
+redis.call('ZADD', KEYS[1], expiry, ARGV[3])
+redis.call('EXPIRE', KEYS[1], ttl)
+return before ~= redis.call('ZCARD', KEYS[1]) and 1 or 0
+"""
+_UNWATCH = """
+redis.call('ZREM', KEYS[2], ARGV[3])
+if redis.call('ZCOUNT', KEYS[2], '(' .. ARGV[1], '+inf') > 0 then return 0 end
+return redis.call('ZREM', KEYS[1], ARGV[2])
+"""
+_CLAIM = """
+local now, expiry, connection, ttl = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+for i, key in ipairs(KEYS) do
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+  if not redis.call('ZSCORE', key, connection)
+      and redis.call('ZCARD', key) >= tonumber(ARGV[4 + i]) then
+    return 0
+  end
+end
+for _, key in ipairs(KEYS) do
+  redis.call('ZADD', key, expiry, connection)
+  redis.call('EXPIRE', key, ttl)
+end
+return 1
+"""
+
+
+def watch(*, game_id: int, viewer: str, connection: str) -> bool:
+    """Count ``viewer`` (a person: their other sockets on the game make no second spectator) as a
+    spectator while ``connection`` lives, ``TTL`` more seconds; returns whether the number of
+    spectators changed (they came, or others expired)."""
+    now = time.time()
+    keys = [_spectators_key(game_id), _viewer_sockets_key(game_id, viewer)]
+    changed = _script(_WATCH)(keys, [now, now + TTL, viewer, connection, int(TTL) + 1])
+    return bool(changed)
+
+
+def unwatch(*, game_id: int, viewer: str, connection: str) -> bool:
+    """The spectator socket ``connection`` of ``viewer`` closed; returns whether that made one
+    spectator fewer (it was their last socket on the game)."""
+    keys = [_spectators_key(game_id), _viewer_sockets_key(game_id, viewer)]
+    return bool(_script(_UNWATCH)(keys, [time.time(), viewer, connection]))
+
+
+def claim_socket(*, limits: dict[str, int], connection: str) -> bool:
+    """Count ``connection`` for ``TTL`` more seconds for each of its owners (``limits``: owner →
+    how many live sockets it may have), atomically: False, and counted nowhere, when one owner
+    already has its limit (a socket already counted is always renewed)."""
+    now = time.time()
+    keys = [_sockets_key(owner) for owner in limits]
+    arguments: list[float | str] = [now, now + TTL, connection, int(TTL) + 1, *limits.values()]
+    return bool(_script(_CLAIM)(keys, arguments))
+
+
+def release_socket(*, owners: Iterable[str], connection: str) -> None:
+    """``connection`` closed: it no longer counts for ``owners``."""
     pipe = _redis().pipeline()
-    pipe.zcount(key, f"({now}", "+inf")
-    pipe.zremrangebyscore(key, "-inf", now)
-    pipe.zadd(key, {connection: now + TTL})
-    pipe.expire(key, int(TTL) + 1)
-    pipe.zcard(key)
-    before, *_, after = pipe.execute()
-    return bool(before != after)
-
-
-def unwatch(*, game_id: int, connection: str) -> bool:
-    """The spectator ``connection`` left; returns whether it was counted."""
-    return bool(_redis().zrem(_spectators_key(game_id), connection))
+    for owner in owners:
+        pipe.zrem(_sockets_key(owner), connection)
+    pipe.execute()
 
 
 def spectators(*, game_ids: Iterable[int]) -> dict[int, int]:

@@ -195,9 +195,10 @@ def test_a_refused_socket_ends_as_soon_as_its_client_leaves(path: str) -> None:
     assert async_to_sync(refuse_and_leave)() == (4404, True)
 
 
-def test_sockets_share_a_bounded_pool_of_threads(alice) -> None:
+def test_sockets_share_a_bounded_pool_of_threads(alice, settings) -> None:
     """Every socket got a thread of its own (4000 sockets, 4000 threads); now they share the
     server's pool."""
+    settings.WEBSOCKETS_PER_VIEWER = 24  # one player's 24 sockets, past the usual cap
     async_to_sync(_sockets_share_a_bounded_pool_of_threads)(alice)
 
 

@@ -80,7 +80,7 @@ def test_games_are_played_through_pgbouncer_in_transaction_mode(stack_env, alice
     bouncer = {"server_round_robin": "1", "default_pool_size": "4", "min_pool_size": "4"}
     with pgbouncer(database, **bouncer) as port:
         env = stack_env | {"POSTGRES_PORT": str(port), "POSTGRES_PGBOUNCER": "1"}
-        with celery_worker(stack_env["CELERY_CPU_QUEUE"], env), uvicorn(env) as url:
+        with celery_worker(stack_env["CELERY_CPU_QUEUE"], env), uvicorn(env, workers=1) as (url, _):
             http = httpx.Client(base_url=url, headers=headers, timeout=30)
             game = http.post("/api/games/", json={"mode": "cpu", "level": "easy"}).json()
 
@@ -130,7 +130,7 @@ def test_a_move_posted_to_one_web_process_is_pushed_to_a_socket_on_another(
     stack_env, alice
 ) -> None:
     client, _ = alice
-    with uvicorn(stack_env) as first, uvicorn(stack_env) as second:
+    with uvicorn(stack_env, workers=1) as (first, _), uvicorn(stack_env, workers=1) as (second, _):
         event = play_across(first, second, token_headers(client))
     assert (event["ply"], event["version"], event["move"]["move"]) == (1, 2, "f5")
 
@@ -158,7 +158,7 @@ def test_the_balancer_configuration_is_valid_as_committed() -> None:
 @pytest.fixture
 def balanced(stack_env) -> Iterator[tuple[str, Path]]:
     """Two web processes behind HAProxy: its URL and the file of its request log."""
-    with uvicorn(stack_env) as first, uvicorn(stack_env) as second:
+    with uvicorn(stack_env, workers=1) as (first, _), uvicorn(stack_env, workers=1) as (second, _):
         port = free_port()
         servers = [address.removeprefix("http://") for address in (first, second)]
         with haproxy(balancer_config(port, servers), port) as log:

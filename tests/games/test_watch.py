@@ -104,7 +104,9 @@ def test_a_spectator_of_a_server_that_died_stops_counting(alice, bob, monkeypatc
     (a, _), (b, _) = alice, bob
     game_id = shown_pk(room_game(a, b))
     monkeypatch.setattr(presence_store, "TTL", 0.5)
-    assert watching.spectator_connected(game_id=game_id, connection="killed") is None
+    assert (
+        watching.spectator_connected(game_id=game_id, viewer="guest:x", connection="killed") is None
+    )
     assert presence_store.spectators(game_ids=[game_id]) == {game_id: 1}
     assert selectors.live_games(limit=1)[0][2] == 1
     time.sleep(0.7)
@@ -122,3 +124,65 @@ def test_the_highest_rated_games_come_first(make_account, guest) -> None:
     listed = guest.get("/api/watch/").json()["games"]
     assert [game["id"] for game in listed] == [high["id"], low["id"], casual["id"]]
     assert [game["rating"] for game in listed] == [1800, 1400, 1550]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_person_is_one_spectator_and_holds_a_bounded_number_of_sockets(
+    alice, bob, make_account, settings, fresh_channel_layer: None
+) -> None:
+    """A spectator's tabs count once; the socket past ``WEBSOCKETS_PER_VIEWER`` is refused with
+    4429 and one more fits once a tab closes (issue 10 §3)."""
+    (a, _), (b, _) = alice, bob
+    settings.WEBSOCKETS_PER_VIEWER = 3
+    state = room_game(a, b)
+    carol, _ = make_account("carol")
+    headers = [token_header(carol._credentials["HTTP_AUTHORIZATION"].split()[1])]
+    path = f"/ws/games/{state['id']}/"
+
+    async def tabs() -> tuple[list[int], int | None, str, int]:
+        sockets = [Socket(path, headers=headers) for _ in range(3)]
+        counts = []
+        for socket in sockets:
+            assert (await socket.connect())[0]
+            counts.append((await socket.receive_json_from())["state"]["spectators"])
+        refused = await Socket(path, headers=headers).close_code()
+        await sockets[0].disconnect()
+        again = Socket(path, headers=headers)
+        admitted = await first_message(again)
+        for socket in [*sockets[1:], again]:
+            await socket.disconnect()
+        return counts, refused, admitted, 0
+
+    counts, refused, admitted, _ = async_to_sync(tabs)()
+    assert counts == [1, 1, 1]
+    assert refused == 4429
+    assert admitted == "state"
+    assert presence_store.spectators(game_ids=[shown_pk(state)]) == {shown_pk(state): 0}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_client_address_holds_a_bounded_number_of_sockets(
+    alice, bob, make_account, settings, fresh_channel_layer: None
+) -> None:
+    """Sockets of different people from one address stop at ``WEBSOCKETS_PER_ADDRESS``."""
+    (a, _), (b, _) = alice, bob
+    settings.WEBSOCKETS_PER_ADDRESS = 2
+    state = room_game(a, b)
+    tokens = [make_account(name)[0]._credentials["HTTP_AUTHORIZATION"] for name in "cde"]
+    path = f"/ws/games/{state['id']}/"
+
+    async def three_people() -> list[str | int | None]:
+        sockets = [Socket(path, headers=[token_header(t.split()[1])]) for t in tokens]
+        answers = [await first_message(socket) for socket in sockets[:2]]
+        answers.append(await sockets[2].close_code())
+        for socket in sockets[:2]:
+            await socket.disconnect()
+        return answers
+
+    assert async_to_sync(three_people)() == ["state", "state", 4429]
+
+
+async def first_message(socket: Socket) -> str:
+    """The type of the first message of a socket accepted and left open."""
+    assert (await socket.connect())[0]
+    return (await socket.receive_json_from())["type"]
