@@ -180,9 +180,7 @@ def test_logging_in_while_redis_is_down_works_over_the_api_and_the_form() -> Non
             )
             assert signup.status_code == 201, signup.text
             private_redis.stop()
-            token = http.post(
-                "/api/auth/token/", json={"username": username, "password": password}
-            )
+            token = http.post("/api/auth/token/", json={"username": username, "password": password})
             wrong = http.post("/api/auth/token/", json={"username": username, "password": "no"})
             form = http.get("/accounts/login/")
             logged_in = http.post(
