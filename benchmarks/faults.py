@@ -5,12 +5,13 @@
 Starts its own stack: PostgreSQL (a throw-away cluster made by ``initdb`` and run by
 ``pg_ctl``, as the ``postgres`` user when run as root; without them, a database of its own on
 the configured server, and then PostgreSQL is never stopped), a redis-server on a free port
-(no persistence), uvicorn with 2 processes (as ``make run``), a Celery worker (2 processes) and
-Celery beat. It plays games against the CPU (every level in turn) through the HTTP API, reading
-the CPU's progress from the database only (an HTTP read of a stalled game queues its CPU again,
-which would hide a lost turn), and meanwhile kills the worker mid-search (and starts it again),
-restarts Redis (its queue is lost), kills the ASGI server with a websocket open on every game
-(and starts it again) and stops PostgreSQL for 10 s; while Redis is down, it logs in. Then it
+(no persistence), uvicorn with 2 processes, a Celery worker for the quick levels (2
+processes), one for strong searches and hints (as ``make run``) and Celery beat. It plays games
+against the CPU (every level in turn) through the HTTP API, reading the CPU's progress from the
+database only (an HTTP read of a stalled game queues its CPU again, which would hide a lost
+turn), and meanwhile kills the workers mid-search (and starts them again), restarts Redis (its
+queue is lost), kills the ASGI server with a websocket open on every game (and starts it again)
+and stops PostgreSQL for 10 s; while Redis is down, it logs in. Then it
 prints what survived:
 
 - moves lost: moves answered 201 that are not in the database;
@@ -189,6 +190,8 @@ class Stack:
             "PYTHONUNBUFFERED": "1",
         }
         self.processes: dict[str, subprocess.Popen[bytes]] = {}
+        celery_worker = [str(BIN / "celery"), "-A", "reversi_site", "worker"]
+        celery_worker += ["--loglevel=warning", "--without-gossip", "--without-mingle"]
         self.commands = {
             "redis": [
                 "redis-server",
@@ -210,17 +213,15 @@ class Stack:
                 "2",
                 "--no-access-log",
             ],
-            "worker": [
-                str(BIN / "celery"),
-                "-A",
-                "reversi_site",
-                "worker",
+            "worker": [*celery_worker, "-Q", "celery,cpu", "--concurrency=2", "-n", "quick@%h"],
+            # Strong searches and hints on their own queue and worker, as `make run`.
+            "worker-strong": [
+                *celery_worker,
                 "-Q",
-                "celery,cpu",
-                "--concurrency=2",
-                "--loglevel=warning",
-                "--without-gossip",
-                "--without-mingle",
+                "cpu-strong",
+                "--concurrency=1",
+                "-n",
+                "strong@%h",
             ],
             "beat": [
                 str(BIN / "celery"),
@@ -235,7 +236,7 @@ class Stack:
 
     def start(self, name: str) -> None:
         env = self.env
-        if name == "worker":  # prefork: one persistent connection per process, no pool
+        if name.startswith("worker"):  # prefork: one persistent connection per process, no pool
             env = env | {"POSTGRES_POOL_SIZE": "0", "POSTGRES_CONN_MAX_AGE": "600"}
         log = (self.workdir / f"{name}.log").open("ab")
         self.processes[name] = subprocess.Popen(
@@ -468,10 +469,12 @@ async def inject_faults(
 ) -> None:
     """The faults, one after another while the games go on."""
     await asyncio.sleep(FAULT_GAP / 2)
-    log("kill -9 the Celery worker (mid-search), start it again 5 s later")
+    log("kill -9 the Celery workers (mid-search), start them again 5 s later")
     stack.kill("worker")
+    stack.kill("worker-strong")
     await asyncio.sleep(5)
     stack.start("worker")
+    stack.start("worker-strong")
     await asyncio.sleep(FAULT_GAP)
     log("restart Redis (its queue and channel layer are lost); log in while it is down")
     stack.kill("redis", signal.SIGTERM)
@@ -573,7 +576,7 @@ def main() -> int:
                 env=stack.env,
                 check=True,
             )
-            for name in ("web", "worker", "beat"):
+            for name in ("web", "worker", "worker-strong", "beat"):
                 stack.start(name)
             tally = asyncio.run(run(stack, postgres, options.games, options.plies))
             lost = lost_moves(postgres, tally.saved)

@@ -3,7 +3,8 @@
     .venv/bin/python benchmarks/loadtest.py --games 50 --base-url http://127.0.0.1:8000
 
 Each game has its own player (an account signed up at the start, as many people would; the
-server limits the CPU searches one player has queued), who plays black, picking random legal moves
+server limits the CPU searches one player has queued), who plays one game after another until
+``--duration`` ends, black, picking random legal moves
 after thinking ``--think`` seconds (default 1 s) each time it may move, so the offered load is
 known (``--think 0`` fires as fast as the server answers: the most moves/s it sustains). The
 games are against the CPU, the levels dealt in turn (``--levels``), or hot-seat (``--hot-seat``,
@@ -229,7 +230,13 @@ class Player:
 
 
 async def play(player: Player, deadline: float) -> None:
-    """One game, its latencies noted: the push of each move and the CPU's replies."""
+    """Games one after another until the deadline (so that the games in play stay as many),
+    their latencies noted: the push of each move and the CPU's replies."""
+    while time.perf_counter() < deadline:
+        await play_one(player, deadline)
+
+
+async def play_one(player: Player, deadline: float) -> None:
     figures = player.figures
     game_id = await player.create_game()
     async with player.socket(game_id) as websocket:
@@ -240,7 +247,7 @@ async def play(player: Player, deadline: float) -> None:
                 await asyncio.sleep(player.args.think)
                 sent = time.perf_counter()
                 if await player.move(game_id, state) is None:
-                    return
+                    raise RuntimeError(f"move refused in game {game_id}")
                 state = await wait_for_turn(
                     view, state["ply"], sent, player.level, deadline, figures
                 )
