@@ -24,8 +24,8 @@ LOCK_ARGS ?=
 LOCK := $(BIN)/uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes \
 	--quiet --custom-compile-command "make lock" $(LOCK_ARGS)
 
-.PHONY: run test lint typecheck test-python test-slow test-js bench bench-service fault-test lock screenshots \
-	install install-dev install-js browser scaling-tools db clean
+.PHONY: run test lint typecheck test-python test-slow test-js bench bench-service soak fault-test lock \
+	screenshots install install-dev install-js browser scaling-tools db clean
 
 # The steps of `make test` share one test database: never run them side by side (make -j).
 .NOTPARALLEL:
@@ -92,10 +92,18 @@ run: db
 	wait
 
 ## The live path's figures: a private stack (web processes and workers on a free port, its own
-## database and queues) under benchmarks/loadtest.py; BENCH_ARGS go to it, e.g.
-## BENCH_ARGS="--games 50 --levels easy" or "--checkout ../main --stack daphne --legacy-auth".
+## database and queues) under benchmarks/loadtest.py's scenarios (SCENARIO: hot-seat, easy,
+## mixed, knee, max, soak, comma-separated; all = every one but the soak); BENCH_ARGS go to
+## benchmarks/service.py, e.g. "--duration 20" or "--checkout ../main --stack daphne --legacy-auth".
+SCENARIO ?= all
 bench-service: install-dev
-	nice $(PY) -m benchmarks.service $(BENCH_ARGS)
+	nice $(PY) -m benchmarks.service --scenario $(SCENARIO) $(BENCH_ARGS)
+
+## The soak: 200 games at once for 10 minutes (SOAK_SECONDS) on a private stack, sockets dropped
+## and opened again at random; ends with every record replayed and every client's version checked.
+SOAK_SECONDS ?= 600
+soak: install-dev
+	nice $(PY) -m benchmarks.service --scenario soak --soak-duration $(SOAK_SECONDS) $(BENCH_ARGS)
 
 ## Screenshots of every main page at 375 and 1440 px in English, Japanese and Russian, saved to
 ## screenshots/ (gitignored); the same test checks that no page is wider than the screen.

@@ -3,11 +3,13 @@
     .venv/bin/python benchmarks/loadtest.py --games 50 --base-url http://127.0.0.1:8000
 
 Each game has its own player (an account signed up at the start, as many people would; the
-server limits the CPU searches one player has queued), who plays black, picking random legal moves
+server limits the CPU searches one player has queued), who plays one game after another until
+``--duration`` ends, black, picking random legal moves
 after thinking ``--think`` seconds (default 1 s) each time it may move, so the offered load is
 known (``--think 0`` fires as fast as the server answers: the most moves/s it sustains). The
 games are against the CPU, the levels dealt in turn (``--levels``), or hot-seat (``--hot-seat``,
-the player moves for both colours). Figures printed at the end:
+the player moves for both colours; ``hot-seat`` may also be one of ``--levels``). Figures
+printed at the end:
 
 - moves/s: every move applied (the player's and the CPU's) per second of the run;
 - POST: the ``POST /moves/`` round trip;
@@ -18,6 +20,12 @@ the player moves for both colours). Figures printed at the end:
   such gap is resynced, as the README's protocol says);
 - baseline: ``GET /healthz`` round trips measured all along the run, to read the figures as
   ratios on a noisy machine.
+
+``--drop-every S`` makes it a soak: each client drops its socket at random (about every S
+seconds, half of the times without a closing handshake) and opens it again, and plays one game
+after another until ``--duration`` ends; it then waits for its game to come to rest and keeps
+the last version it saw (``Figures.last_versions``, for ``benchmarks/service.py`` to compare
+with the server's).
 
 The client needs ``httpx`` and ``websockets`` (the ``dev`` extra). ``--legacy-auth`` also
 sends the token in the query string with an ``Origin`` (servers before the Authorization
@@ -33,6 +41,7 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,6 +70,9 @@ class Figures:
     finished_games: int = 0
     out_of_order: int = 0
     errors: list[str] = field(default_factory=list)
+    games_started: int = 0
+    reconnects: int = 0
+    last_versions: dict[str, int] = field(default_factory=dict)  # game id -> last version seen
 
 
 class GameView:
@@ -132,6 +144,22 @@ class GameView:
                 raise ConnectionError(f"websocket closed (code {self.websocket.close_code})")
         return self.state
 
+    async def wait_until(self, ready: Callable[[Message], bool], timeout: float) -> bool:
+        """Wait (at most ``timeout`` s) until the state satisfies ``ready``; False on timeout."""
+        deadline = time.perf_counter() + timeout
+        while not ready(self.state):
+            remaining = deadline - time.perf_counter()
+            if self.closed:
+                raise ConnectionError(f"websocket closed (code {self.websocket.close_code})")
+            if remaining <= 0:
+                return False
+            self.changed.clear()
+            try:
+                await asyncio.wait_for(self.changed.wait(), remaining)
+            except TimeoutError:
+                return False
+        return True
+
     def close(self) -> None:
         self.reader.cancel()
 
@@ -146,55 +174,157 @@ async def play_game(
     figures: Figures,
 ) -> None:
     """Play until the game ends or the deadline passes: black against the CPU at ``level``,
-    or both colours of a hot-seat game."""
-    rng = random.Random(index)
+    or both colours of a hot-seat game (with ``--drop-every``, the soak's games)."""
     await asyncio.sleep(index * STAGGER)  # players arrive over a moment, not all in one tick
     headers = {"Authorization": f"Token {token}"}
     async with httpx.AsyncClient(base_url=base_url, timeout=60, headers=headers) as http:
-        await play(http, rng, level, base_url, args, token, deadline, figures)
+        player = Player(http, random.Random(index), level, base_url, args, token, figures)
+        await (soak(player, deadline) if args.drop_every else play(player, deadline))
 
 
-async def play(
-    http: httpx.AsyncClient,
-    rng: random.Random,
-    level: str,
-    base_url: str,
-    args: argparse.Namespace,
-    token: str,
-    deadline: float,
-    figures: Figures,
-) -> None:
-    body = {"mode": "local"} if level == HOT_SEAT else {"mode": "cpu", "level": level}
-    created = await http.post("/api/games/", json=body)
-    created.raise_for_status()
-    game_id = created.json()["id"]
-    ws_url = base_url.replace("http", "ws", 1) + f"/ws/games/{game_id}/"
-    options: dict[str, Any] = {"additional_headers": {"Authorization": f"Token {token}"}}
-    if args.legacy_auth:
-        ws_url += f"?token={token}"
-        options["origin"] = Origin(base_url)
-    # The server pings; a client ping unanswered under load would close a healthy socket.
-    async with connect(ws_url, open_timeout=30, ping_interval=None, **options) as websocket:
+@dataclass
+class Player:
+    """One player of the load test: its HTTP client, its random moves, its games' level."""
+
+    http: httpx.AsyncClient
+    rng: random.Random
+    level: str
+    base_url: str
+    args: argparse.Namespace
+    token: str
+    figures: Figures
+
+    async def create_game(self) -> str:
+        """A new game against the CPU at the player's level, or hot-seat; its public id."""
+        cpu = {"mode": "cpu", "level": self.level}
+        body = {"mode": "local"} if self.level == HOT_SEAT else cpu
+        created = await self.http.post("/api/games/", json=body)
+        created.raise_for_status()
+        game_id: str = created.json()["id"]
+        return game_id
+
+    def socket(self, game_id: str) -> connect:
+        """The game's websocket (to use with ``async with``), authenticated by the token."""
+        ws_url = self.base_url.replace("http", "ws", 1) + f"/ws/games/{game_id}/"
+        options: dict[str, Any] = {"additional_headers": {"Authorization": f"Token {self.token}"}}
+        if self.args.legacy_auth:
+            ws_url += f"?token={self.token}"
+            options["origin"] = Origin(self.base_url)
+        # The server pings; a client ping unanswered under load would close a healthy socket.
+        return connect(ws_url, open_timeout=30, ping_interval=None, **options)
+
+    async def move(self, game_id: str, state: Message) -> Message | None:
+        """Send a random legal move at the state's ply; the game after it, None if refused."""
+        notation = self.rng.choice(sorted(state["legal_moves"]))  # move -> its flips
+        sent = time.perf_counter()
+        response = await self.http.post(
+            f"/api/games/{game_id}/moves/", json={"move": notation, "ply": state["ply"]}
+        )
+        self.figures.move.append(time.perf_counter() - sent)
+        if response.status_code != 201:
+            self.figures.errors.append(f"game {game_id}: {response.text[:200]}")
+            return None
+        self.figures.moves_applied += 1
+        answer: Message = response.json()
+        return answer
+
+
+async def play(player: Player, deadline: float) -> None:
+    """Games one after another until the deadline (so that the games in play stay as many),
+    their latencies noted: the push of each move and the CPU's replies."""
+    while time.perf_counter() < deadline:
+        await play_one(player, deadline)
+
+
+async def play_one(player: Player, deadline: float) -> None:
+    figures = player.figures
+    game_id = await player.create_game()
+    async with player.socket(game_id) as websocket:
         view = GameView(websocket, figures)
         try:
             state = await view.first_state(timeout=30)
             while state["status"] == "active" and time.perf_counter() < deadline:
-                await asyncio.sleep(args.think)
-                ply = state["ply"]
-                notation = rng.choice(sorted(state["legal_moves"]))  # move -> its flips
+                await asyncio.sleep(player.args.think)
                 sent = time.perf_counter()
-                response = await http.post(
-                    f"/api/games/{game_id}/moves/", json={"move": notation, "ply": ply}
+                if await player.move(game_id, state) is None:
+                    raise RuntimeError(f"move refused in game {game_id}")
+                state = await wait_for_turn(
+                    view, state["ply"], sent, player.level, deadline, figures
                 )
-                figures.move.append(time.perf_counter() - sent)
-                if response.status_code != 201:
-                    figures.errors.append(f"game {game_id}: {response.text[:200]}")
-                    return
-                figures.moves_applied += 1
-                state = await wait_for_turn(view, ply, sent, level, deadline, figures)
             figures.finished_games += state["status"] == "finished"
         finally:
             view.close()
+
+
+async def soak(player: Player, deadline: float) -> None:
+    """Games one after another until the deadline, each played over a socket that drops at
+    random and is opened again; the last version seen of each game is kept."""
+    figures, rng = player.figures, player.rng
+    while time.perf_counter() < deadline:
+        game = SoakGame(await player.create_game())
+        figures.games_started += 1
+        while not game.finished:
+            drop_at = time.perf_counter() + rng.expovariate(1 / player.args.drop_every)
+            async with player.socket(game.id) as websocket:
+                view = GameView(websocket, figures)
+                try:
+                    await view.first_state(timeout=30)
+                    await play_until(view, player, game, min(deadline, drop_at))
+                    if time.perf_counter() >= deadline:
+                        await view.wait_until(game.at_rest, timeout=60)
+                        figures.last_versions[game.id] = view.state["version"]
+                        return
+                    figures.last_versions[game.id] = view.state["version"]
+                except ConnectionError:  # the server closed it: open it again
+                    pass
+                finally:
+                    view.close()
+                if not game.finished:
+                    figures.reconnects += 1
+                    if rng.random() < 0.5:  # dropped without a closing handshake
+                        websocket.transport.abort()
+            await asyncio.sleep(rng.random())
+
+
+@dataclass
+class SoakGame:
+    """A soak client's game: its id, the version its last move was answered with, its end."""
+
+    id: str
+    moved_version: int = 0
+    finished: bool = False
+
+    def at_rest(self, state: Message) -> bool:
+        """Whether nothing will change the game until its player moves again (or it is over):
+        the player's last move came back, then the CPU's answer if any."""
+        if state["version"] < self.moved_version:
+            return False
+        return state["status"] != "active" or state["to_move"] in state["you"]
+
+
+async def play_until(view: GameView, player: Player, game: SoakGame, until: float) -> None:
+    """Move whenever the state says so until ``until`` or the end of the game."""
+    while (remaining := until - time.perf_counter()) > 0:
+        state = view.state
+        if state["status"] != "active":
+            game.finished = True
+            return
+        if state["to_move"] not in view.you:
+            await view.wait_until(past(state["ply"]), remaining)
+            continue
+        await asyncio.sleep(min(player.args.think, remaining))
+        if time.perf_counter() >= until:
+            return
+        answer = await player.move(game.id, state)
+        if answer is None:
+            raise RuntimeError(f"move refused in game {game.id}")
+        game.moved_version = answer["version"]
+        await view.wait_until(past(state["ply"]), until - time.perf_counter())
+
+
+def past(ply: int) -> Callable[[Message], bool]:
+    """Whether a state has moved on from ``ply``."""
+    return lambda state: bool(state["ply"] > ply)
 
 
 async def wait_for_turn(
@@ -255,6 +385,8 @@ def report(figures: Figures, games: int, elapsed: float, levels: list[str]) -> s
         for level in LEVELS
         if level in levels
     ]
+    if figures.games_started:
+        lines.append(f"games started: {figures.games_started}; reconnects: {figures.reconnects}")
     lines.append(f"out-of-order events: {figures.out_of_order}")
     lines.append(f"errors: {len(figures.errors)}")
     lines += figures.errors[:5]
@@ -272,11 +404,14 @@ async def sign_up(http: httpx.AsyncClient) -> str:
     return token
 
 
-async def run(args: argparse.Namespace) -> Figures:
+async def run(args: argparse.Namespace, tokens: list[str] | None = None) -> Figures:
+    """Play the games (one player each: ``tokens``, else accounts signed up now)."""
     base_url = args.base_url.rstrip("/")
     figures = Figures()
     async with httpx.AsyncClient(base_url=base_url, timeout=60) as anonymous:
-        tokens = [await sign_up(anonymous) for _ in range(args.games)]
+        if tokens is None:
+            tokens = [await sign_up(anonymous) for _ in range(args.games)]
+        tokens = tokens[: args.games]
         levels = [HOT_SEAT] if args.hot_seat else args.levels
         deadline = time.perf_counter() + args.duration
         baseline = asyncio.create_task(measure_baseline(anonymous, deadline, figures))
@@ -315,6 +450,12 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--hot-seat", action="store_true", help="hot-seat games, no CPU")
     parser.add_argument(
         "--legacy-auth", action="store_true", help="also ?token= and Origin (older servers)"
+    )
+    parser.add_argument(
+        "--drop-every",
+        type=float,
+        default=0,
+        help="soak: drop each socket at random about every this many seconds (0: never)",
     )
     return parser
 

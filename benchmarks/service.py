@@ -1,6 +1,7 @@
-"""`make bench-service`: start a private stack, run the load test against it, print the figures.
+"""`make bench-service`: start a private stack, run the load test's scenarios, print the figures.
 
-    .venv/bin/python -m benchmarks.service [--checkout DIR] [--stack uvicorn|daphne] [options]
+    .venv/bin/python -m benchmarks.service [--scenario NAME,...] [--checkout DIR]
+        [--stack uvicorn|daphne] [options]
 
 The stack is this checkout's (or ``--checkout``'s, e.g. a worktree of another commit) web
 processes and Celery workers on a free port, with a database of their own (created, migrated,
@@ -8,28 +9,90 @@ dropped at the end) and private Celery queues on this shell's Redis: nothing els
 the machine is touched. ``--stack uvicorn`` (the default, as ``make run``) runs one uvicorn
 process per core, a worker for the quick levels and one for strong searches and hints;
 ``--stack daphne`` one daphne and one worker, as ``make run`` did before. Every option it does
-not know goes to ``benchmarks/loadtest.py`` (``--games``, ``--duration``, ``--think``,
-``--levels``, ``--hot-seat``, ``--legacy-auth``).
+not know goes to ``benchmarks/loadtest.py`` in every scenario (``--duration``, ``--legacy-auth``).
+
+The scenarios of issue 13 §3 (``--scenario``, comma-separated; ``all`` is every one but the
+soak), one after another on the same stack, players thinking 1 s unless said:
+
+- ``hot-seat``: 50 hot-seat games; ``easy``: 50 games versus easy CPUs; ``mixed``: 50 games,
+  the levels dealt in turn (CPU reply per level);
+- ``knee``: hot-seat games at ``--knee-steps`` (50, 100, 200, 300, ...) concurrent games,
+  stopping at the first step whose push p99 exceeds 100 ms;
+- ``max``: 50 hot-seat games whose players do not think: the most moves/s the stack sustains;
+- ``soak``: ``--soak-games`` (200) games at once for ``--soak-duration`` (600 s), hot-seat and
+  versus easy CPUs, every socket dropped at random and opened again; then every game's record
+  is replayed by the engine against its stored position (``manage.py check_records``) and
+  every client's last version compared with the server's.
+
+It prints one table (a Markdown one, for the README) with the baseline (``GET /healthz``,
+measured in the same run) and the ratios to it, and exits 1 on any error, event out of order,
+record that does not replay or version that differs.
 """
 
 import argparse
+import asyncio
+import json
 import os
 import secrets
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 import psycopg
 import redis
 
+from ai_worker.levels import EASY, LEVELS
 from benchmarks import loadtest
+from benchmarks.loadtest import HOT_SEAT, Figures, percentile
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 START_TIMEOUT = 120
+PUSH_P99_TARGET = 0.100  # seconds: the knee is the first step whose push p99 is above it
+KNEE_STEPS = "50,100,200,300,400,500,600"
+PAUSE = 5.0  # seconds between two scenarios, for the queues to drain
+# The bench's players, made in the database at once (password hashing is not what is measured):
+# prints their API tokens as JSON.
+MAKE_PLAYERS = """
+import json, secrets
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
+from rest_framework.authtoken.models import Token
+User = get_user_model()
+password = make_password(secrets.token_hex(16))
+users = User.objects.bulk_create(
+    User(username=f"load-{secrets.token_hex(6)}", password=password) for _ in range(%d)
+)
+tokens = Token.objects.bulk_create(Token(key=Token.generate_key(), user=user) for user in users)
+print(json.dumps([token.key for token in tokens]))
+"""
+
+
+@dataclass(frozen=True)
+class Run:
+    """One load test of a scenario and what it measured."""
+
+    name: str
+    games: int
+    levels: list[str]
+    elapsed: float
+    figures: Figures
+
+
+@dataclass(frozen=True)
+class Soak:
+    """The soak's final check against the server's database."""
+
+    games: int
+    moves: int
+    not_replaying: list[str]
+    versions_equal: int
+    versions_differ: list[str]
 
 
 def free_port() -> int:
@@ -106,14 +169,209 @@ def drop_database(name: str, env: dict[str, str]) -> None:
         connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-def main(argv: list[str] | None = None) -> int:
+def load_test(
+    name: str, url: str, tokens: list[str], games: int, levels: list[str], load_args: list[str]
+) -> Run:
+    """One run of the load test: ``games`` games dealt ``levels`` in turn."""
+    args = loadtest.parser().parse_args(
+        [*load_args, "--games", str(games), "--levels", ",".join(levels), "--base-url", url]
+    )
+    print(f"{name}: {games} games, {', '.join(levels)}, think {args.think:g} s", flush=True)
+    started = time.perf_counter()
+    figures = asyncio.run(loadtest.run(args, tokens))
+    elapsed = time.perf_counter() - started
+    print(loadtest.report(figures, games, elapsed, levels), flush=True)
+    time.sleep(PAUSE)
+    return Run(name, games, levels, elapsed, figures)
+
+
+def scenarios(
+    names: list[str], options: argparse.Namespace, load_args: list[str]
+) -> Callable[[str, list[str]], list[Run]]:
+    """The runs of the named scenarios, as a function of the stack's URL and the players."""
+
+    def play(url: str, tokens: list[str]) -> list[Run]:
+        runs = []
+        for name in names:
+            if name == "hot-seat":
+                runs.append(load_test(name, url, tokens, 50, [HOT_SEAT], load_args))
+            elif name == "easy":
+                runs.append(load_test(name, url, tokens, 50, [EASY], load_args))
+            elif name == "mixed":
+                runs.append(load_test(name, url, tokens, 50, list(LEVELS), load_args))
+            elif name == "max":
+                args = [*load_args, "--think", "0"]
+                runs.append(load_test(name, url, tokens, 50, [HOT_SEAT], args))
+            elif name == "knee":
+                for games in options.knee_steps:
+                    run = load_test(f"knee {games}", url, tokens, games, [HOT_SEAT], load_args)
+                    runs.append(run)
+                    if push_p99(run) > PUSH_P99_TARGET:
+                        break
+            elif name == "soak":
+                args = [*load_args, "--duration", str(options.soak_duration)]
+                args += ["--drop-every", str(options.drop_every)]
+                levels = [HOT_SEAT, EASY]
+                runs.append(load_test(name, url, tokens, options.soak_games, levels, args))
+        return runs
+
+    return play
+
+
+def push_p99(run: Run) -> float:
+    return percentile(run.figures.push, 0.99) if run.figures.push else float("inf")
+
+
+def players_needed(names: list[str], options: argparse.Namespace) -> int:
+    counts = [50]
+    if "knee" in names:
+        counts.append(max(options.knee_steps))
+    if "soak" in names:
+        counts.append(options.soak_games)
+    return max(counts)
+
+
+def make_players(count: int, checkout: Path, env: dict[str, str]) -> list[str]:
+    made = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", MAKE_PLAYERS % count],
+        cwd=checkout,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    tokens: list[str] = json.loads(made.stdout.strip().splitlines()[-1])
+    return tokens
+
+
+def check_soak(run: Run, checkout: Path, env: dict[str, str]) -> Soak:
+    """Every game's record replayed against its stored position, every client's last version
+    against the server's."""
+    checked = subprocess.run(
+        [sys.executable, "manage.py", "check_records"],
+        cwd=checkout,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    found = json.loads(checked.stdout.strip().splitlines()[-1])
+    versions: dict[str, int] = found["versions"]
+    seen = run.figures.last_versions
+    differ = [
+        f"{game}: client {version}, server {versions.get(game)}"
+        for game, version in seen.items()
+        if versions.get(game) != version
+    ]
+    return Soak(
+        found["games"], found["moves"], found["not_replaying"], len(seen) - len(differ), differ
+    )
+
+
+def milliseconds(values: list[float]) -> str:
+    if not values:
+        return ""
+    return f"{percentile(values, 0.5) * 1000:.0f} / {percentile(values, 0.99) * 1000:.0f}"
+
+
+def ratio(values: list[float], baseline: list[float], share: float) -> str:
+    if not values or not baseline:
+        return ""
+    return f"{percentile(values, share) / percentile(baseline, share):.1f}"
+
+
+def table(runs: list[Run]) -> str:
+    """The figures of every run as a Markdown table, one column per run."""
+    rows: list[tuple[str, Callable[[Run], str]]] = [
+        ("concurrent games", lambda run: str(run.games)),
+        ("baseline GET /healthz p50 / p99 (ms)", lambda run: milliseconds(run.figures.baseline)),
+        ("moves/s", lambda run: f"{run.figures.moves_applied / run.elapsed:.1f}"),
+        ("POST p50 / p99 (ms)", lambda run: milliseconds(run.figures.move)),
+        ("push p50 / p99 (ms)", lambda run: milliseconds(run.figures.push)),
+        (
+            "push p50 / baseline p50",
+            lambda run: ratio(run.figures.push, run.figures.baseline, 0.5),
+        ),
+        (
+            "push p99 / baseline p99",
+            lambda run: ratio(run.figures.push, run.figures.baseline, 0.99),
+        ),
+        (
+            "POST p99 / baseline p99",
+            lambda run: ratio(run.figures.move, run.figures.baseline, 0.99),
+        ),
+    ]
+    rows += [
+        (f"CPU reply {level} p50 / p99 (ms)", cpu_reply(level))
+        for level in LEVELS
+        if any(level in run.levels for run in runs)
+    ]
+    rows += [
+        ("events out of order", lambda run: str(run.figures.out_of_order)),
+        ("errors", lambda run: str(len(run.figures.errors))),
+    ]
+    lines = [
+        "| scenario | " + " | ".join(run.name for run in runs) + " |",
+        "| --- |" + " --- |" * len(runs),
+    ]
+    lines += [f"| {name} | " + " | ".join(cell(run) for run in runs) + " |" for name, cell in rows]
+    return "\n".join(lines)
+
+
+def cpu_reply(level: str) -> Callable[[Run], str]:
+    return lambda run: milliseconds(run.figures.cpu_reply[level])
+
+
+def knee(runs: list[Run]) -> str | None:
+    steps = [run for run in runs if run.name.startswith("knee")]
+    if not steps:
+        return None
+    over = [run for run in steps if push_p99(run) > PUSH_P99_TARGET]
+    if not over:
+        return f"knee: push p99 stayed <= 100 ms up to {steps[-1].games} games"
+    return f"knee: push p99 first over 100 ms at {over[0].games} concurrent games"
+
+
+def parse_arguments(argv: list[str] | None) -> tuple[argparse.Namespace, list[str]]:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.service", description=__doc__.split("\n")[0]
     )
     parser.add_argument("--checkout", type=Path, default=ROOT, help="the code to serve")
     parser.add_argument("--stack", choices=("uvicorn", "daphne"), default="uvicorn")
-    args, load_args = parser.parse_known_args(argv)
-    checkout = args.checkout.resolve()
+    parser.add_argument(
+        "--scenario",
+        default="all",
+        help="comma-separated: hot-seat, easy, mixed, knee, max, soak; all (every one but soak)",
+    )
+    parser.add_argument(
+        "--knee-steps",
+        type=lambda text: [int(step) for step in text.split(",")],
+        default=KNEE_STEPS,
+        help=f"concurrent games of the knee's steps (default {KNEE_STEPS})",
+    )
+    parser.add_argument("--soak-games", type=int, default=200, help="soak: games at once (200)")
+    parser.add_argument(
+        "--soak-duration", type=float, default=600, help="soak: seconds (default 600)"
+    )
+    parser.add_argument(
+        "--drop-every",
+        type=float,
+        default=20,
+        help="soak: a socket drops at random about every this many seconds (default 20)",
+    )
+    options, load_args = parser.parse_known_args(argv)
+    every = ["hot-seat", "easy", "mixed", "knee", "max"]
+    names = every if options.scenario == "all" else options.scenario.split(",")
+    unknown = set(names) - {*every, "soak"}
+    if unknown:
+        parser.error(f"unknown scenario: {', '.join(sorted(unknown))}")
+    options.names = names
+    return options, load_args
+
+
+def main(argv: list[str] | None = None) -> int:
+    options, load_args = parse_arguments(argv)
+    checkout = options.checkout.resolve()
     tag = secrets.token_hex(4)
     database = f"reversi_bench_{tag}"
     queue = f"cpu-bench-{tag}"
@@ -124,19 +382,26 @@ def main(argv: list[str] | None = None) -> int:
         "CELERY_STRONG_QUEUE": f"{queue}-strong",
         "PYTHONPATH": str(checkout),
         "DJANGO_DEBUG": os.environ.get("DJANGO_DEBUG", "1"),  # as `make run`
-        # Every player of the load test signs up and plays from this one address: the stack's
-        # rate limits per address would refuse them (the limits per player still hold).
+        # Every player of the load test plays from this one address: the stack's rate limits
+        # per address would refuse them; players who do not think move faster than people.
         "THROTTLE_AUTH": "100000/min",
         "THROTTLE_WRITE": "100000/min",
         "THROTTLE_GAME_CREATE": "100000/min",
+        "THROTTLE_MOVE": "100000/min",
+        # ... and its sockets, hundreds from one address (and a player's several), its caps.
+        "WEBSOCKETS_PER_ADDRESS": "100000",
+        "WEBSOCKETS_PER_VIEWER": "1000",
     }
     commit = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], cwd=checkout, capture_output=True, text=True
     ).stdout.strip()
-    load = os.getloadavg()
+
+    def load_average() -> str:
+        return " ".join(f"{value:.1f}" for value in os.getloadavg())
+
     print(
-        f"commit {commit} ({checkout}), stack {args.stack}, {os.cpu_count()} cores, "
-        f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}",
+        f"commit {commit} ({checkout}), stack {options.stack}, {os.cpu_count()} cores, "
+        f"load average {load_average()}, scenarios {', '.join(options.names)}",
         flush=True,
     )
     python = [sys.executable, "manage.py"]
@@ -144,21 +409,43 @@ def main(argv: list[str] | None = None) -> int:
     subprocess.run([*python, "migrate", "--noinput", "-v0"], cwd=checkout, env=env, check=True)
     # The numba cache, so that the workers are ready as soon as the web tier (as `make run`).
     subprocess.run([sys.executable, "-m", "ai_worker", "warmup"], cwd=checkout, env=env, check=True)
+    tokens = make_players(players_needed(options.names, options), checkout, env)
     processes = [
         subprocess.Popen(command, cwd=checkout, env=env)
-        for command in commands(args.stack, port, queue)
+        for command in commands(options.stack, port, queue)
     ]
     url = f"http://127.0.0.1:{port}"
+    soak = None
     try:
         wait_until_serving(url, processes)
-        code = loadtest.main([*load_args, "--base-url", url])
+        runs = scenarios(options.names, options, load_args)(url, tokens)
+        soaked = [run for run in runs if run.name == "soak"]
+        if soaked:
+            soak = check_soak(soaked[0], checkout, env)
     finally:
         stop(processes)
         store = redis.Redis.from_url(env.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
         for key in store.scan_iter(match=f"*{queue}*"):
             store.delete(key)
         drop_database(database, env)
-    return code
+    print(f"\ncommit {commit}, stack {options.stack}, load average at the end {load_average()}")
+    print(table(runs))
+    if found := knee(runs):
+        print(found)
+    failed = any(run.figures.errors or run.figures.out_of_order for run in runs)
+    if soak is not None:
+        run = soaked[0]
+        print(
+            f"soak: {run.figures.games_started} games started by the clients, "
+            f"{run.figures.reconnects} reconnects; the server has {soak.games} games, "
+            f"{soak.moves} moves; records not replaying to the stored position: "
+            f"{len(soak.not_replaying)}; clients whose last version equals the server's: "
+            f"{soak.versions_equal} of {len(run.figures.last_versions)}"
+        )
+        for line in soak.not_replaying[:5] + soak.versions_differ[:5]:
+            print(f"  {line}")
+        failed = failed or bool(soak.not_replaying or soak.versions_differ)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -357,8 +357,9 @@ WEBSOCKETS_PER_ADDRESS = int(os.environ.get("WEBSOCKETS_PER_ADDRESS", "100"))
 TRUSTED_PROXY_COUNT = int(os.environ.get("DJANGO_TRUSTED_PROXY_COUNT", "0"))
 
 # Login lockout (django-axes): a username is locked for one client address after
-# AXES_FAILURE_LIMIT wrong passwords, for AXES_COOLOFF_TIME; counters live in the cache.
-AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+# AXES_FAILURE_LIMIT wrong passwords, for AXES_COOLOFF_TIME; counters live in the cache (not
+# kept while Redis is down, when logins still work).
+AXES_HANDLER = "games.accounts.lockout.OutageTolerantCacheHandler"
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]

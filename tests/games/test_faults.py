@@ -162,3 +162,41 @@ def test_a_move_retried_after_its_answer_was_lost_is_answered_as_done(make_accou
     assert (first.status_code, again.status_code, other.status_code) == (201, 201, 409)
     assert again.json()["ply"] == 2
     assert Game.objects.get(public_id=game["id"]).moves.filter(ply=0).count() == 1
+
+
+def test_logging_in_while_redis_is_down_works_over_the_api_and_the_form() -> None:
+    """Lockout counters and throttles live in Redis; with it down a login still goes through
+    (or is refused with the clear answer of a wrong password), never a 500."""
+    username, password = f"p{uuid.uuid4().hex[:8]}", uuid.uuid4().hex
+    with redis_server() as private_redis:
+        env = {
+            "POSTGRES_DB": connection.settings_dict["NAME"],
+            "REDIS_URL": private_redis.url,
+        } | PRODUCTION
+        with daphne(env) as url:
+            http = httpx.Client(base_url=url, timeout=60)
+            signup = http.post(
+                "/api/auth/signup/", json={"username": username, "password": password}
+            )
+            assert signup.status_code == 201, signup.text
+            private_redis.stop()
+            token = http.post("/api/auth/token/", json={"username": username, "password": password})
+            wrong = http.post("/api/auth/token/", json={"username": username, "password": "no"})
+            form = http.get("/accounts/login/")
+            logged_in = http.post(
+                "/accounts/login/",
+                data={
+                    "username": username,
+                    "password": password,
+                    "csrfmiddlewaretoken": http.cookies["csrftoken"],
+                },
+            )
+            profile = http.get("/accounts/profile/")
+    assert token.status_code == 200, token.text
+    assert token.json()["token"] == signup.json()["token"]
+    assert wrong.status_code == 400, wrong.text
+    assert wrong.json()["error"]["code"] == "invalid_credentials"
+    assert form.status_code == 200, form.text
+    assert logged_in.status_code == 302, logged_in.text
+    assert profile.status_code == 200, profile.text
+    assert username in profile.text
