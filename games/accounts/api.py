@@ -26,7 +26,7 @@ from games.accounts.models import AccessToken
 from games.public import GUEST_SESSION_KEY
 from games.shared.api import StrictSerializer, validated, with_errors
 from games.shared.errors import NotFound, ServiceError, Unauthenticated
-from games.shared.permissions import GuestWritesNeedCsrf, TokenScopes, enforce_csrf
+from games.shared.permissions import enforce_csrf
 
 GAME_COUNTS_SCHEMA = inline_serializer(
     "PlayerGameCounts",
@@ -362,7 +362,7 @@ class AccountView(APIView):
     """An endpoint of the signed-in account (a guest gets 403). The API's default permissions
     still hold: an access token reads it with the "read" scope and changes it with "play"."""
 
-    permission_classes = [GuestWritesNeedCsrf, TokenScopes, IsAuthenticated]
+    permission_classes = [*APIView.permission_classes, IsAuthenticated]
 
     def account(self, request: Request) -> User:
         if not isinstance(request.user, User):
