@@ -20,25 +20,22 @@ address ``WEBSOCKETS_PER_ADDRESS``).
 """
 
 import asyncio
-import functools
 import json
 from collections.abc import Awaitable, Callable
 from urllib.parse import urlsplit
 
-from asgiref.sync import SyncToAsync
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
-from django.db import close_old_connections
 from django.urls import path, re_path
 
 from games import presenters, selectors
-from games.accounts.tokens import TokenAuthentication, token_of
 from games.identity import Player, player_from_session
 from games.services import cpu, events, presence, watching
 from games.shared import presence as presence_store
 from games.shared.clients import socket_client_ip
 from games.shared.errors import NotFound
 from games.shared.permissions import READ_SCOPE
+from games.shared.threads import in_pool
 
 CLOSE_BAD_TOKEN = 4401
 CLOSE_FORBIDDEN = 4403
@@ -67,39 +64,23 @@ def refusal(code: int) -> ASGIApp:
 refuse_with_not_found = refusal(CLOSE_NOT_FOUND)
 
 
-def in_pool(function: Callable) -> Callable:
-    """``function`` run off the event loop in the server's shared thread pool: a bounded number
-    of threads for every socket, instead of one thread per socket (4000 sockets were 4000
-    threads). Its database connection goes back to the pool when it returns: the connection is
-    closed inside the call, in the context it was opened in (channels' ``DatabaseSyncToAsync``
-    closes outside that context, missed it, and the idle threads kept the pool's connections)."""
-
-    @functools.wraps(function)
-    def returning_its_connection(*args: object, **kwargs: object) -> object:
-        close_old_connections()
-        try:
-            return function(*args, **kwargs)
-        finally:
-            close_old_connections()
-
-    return SyncToAsync(returning_its_connection, thread_sensitive=False)
-
-
 class SocketGate:
-    """Lets a websocket in: a token client by its ``Authorization`` header (the scope's user),
-    a browser only from the site's own origin (``origin_allowed``)."""
+    """Lets a websocket in: a token client by its ``Authorization`` header, a browser only from
+    the site's own origin (``origin_allowed``). The token is read before the gate by the
+    project's authentication middleware (the accounts app's ``TokenAuthMiddleware`` in
+    ``reversi_site/asgi.py``), which puts its account in ``scope["user"]`` and the token, which
+    has ``allows(scope)``, in ``scope["auth"]``: a header without a token there, or with a
+    token without the "read" scope, is refused."""
 
     def __init__(self, inner: ASGIApp) -> None:
         self.inner = inner
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         headers = {name.lower(): value for name, value in scope.get("headers", [])}
-        authorization = headers.get(b"authorization")
-        if authorization is not None:
-            user = await _token_user(authorization.decode("latin-1"))
-            if user is None:
+        if b"authorization" in headers:
+            token = scope.get("auth")
+            if token is None or not token.allows(READ_SCOPE):
                 return await refusal(CLOSE_BAD_TOKEN)(scope, receive, send)
-            scope = dict(scope, user=user)
         elif not origin_allowed(headers):
             return await refusal(CLOSE_FORBIDDEN)(scope, receive, send)
         return await self.inner(scope, receive, send)
@@ -123,17 +104,6 @@ def origin_allowed(headers: dict[bytes, bytes]) -> bool:
         and parts.netloc == host
         and ("*" in allowed or (parts.hostname or "") in allowed)
     )
-
-
-@in_pool
-def _token_user(authorization: str) -> object | None:
-    """The user of ``Token <secret>`` (or ``Bearer``), an access token with the "read" scope;
-    None for anything else (a malformed, unknown or revoked token, another scope)."""
-    scheme, _, secret = authorization.partition(" ")
-    if scheme.lower() not in TokenAuthentication.keywords or not secret.strip().isalnum():
-        return None
-    token = token_of(secret)
-    return token.user if token and token.allows(READ_SCOPE) else None
 
 
 @in_pool

@@ -18,6 +18,7 @@ ENGINE_CONTRACT = "ai_worker.engine and ai_worker.levels import only the standar
 WEB_CONTRACT = "ai_worker imports no Django, Celery, Channels, DRF, games or reversi_site"
 APPS_CONTRACT = "accounts and community use the game service only through games.public"
 SHARED_CONTRACT = "games.shared is the bottom layer of the apps"
+CORE_CONTRACT = "the game service does not import the accounts app"
 # What accounts and community may import of games, besides themselves.
 OPEN_TO_THE_APPS = {"games.public", "games.shared", "games.accounts", "games.community"}
 
@@ -64,6 +65,7 @@ def test_the_contracts_hold() -> None:
     assert f"{WEB_CONTRACT} KEPT" in result.stdout
     assert f"{APPS_CONTRACT} KEPT" in result.stdout
     assert f"{SHARED_CONTRACT} KEPT" in result.stdout
+    assert f"{CORE_CONTRACT} KEPT" in result.stdout
 
 
 @pytest.mark.parametrize(
@@ -87,6 +89,11 @@ def test_the_contracts_hold() -> None:
          SHARED_CONTRACT, "games.community.probe -> games.models (l.1)"),
         ("games/shared/probe.py", "from games.services import cpu\n", SHARED_CONTRACT,
          APPS_CONTRACT, "games.shared.probe -> games.services.cpu (l.1)"),
+        # The game service reaches into the accounts app (the websocket gate read its tokens).
+        ("games/consumers.py", "from games.accounts import tokens\n", CORE_CONTRACT,
+         APPS_CONTRACT, "games.consumers -> games.accounts.tokens (l.1)"),
+        ("games/services/probe.py", "\nfrom games.accounts.models import AccessToken\n",
+         CORE_CONTRACT, APPS_CONTRACT, "games.services.probe -> games.accounts.models (l.2)"),
     ],
 )  # fmt: skip
 def test_a_reversed_arrow_breaks_its_contract(
@@ -108,3 +115,5 @@ def test_the_apps_contracts_name_every_module_of_games_they_close() -> None:
     assert set(contracts[APPS_CONTRACT]["forbidden_modules"]) == closed
     shared = set(contracts[SHARED_CONTRACT]["forbidden_modules"])
     assert shared == modules - {"games.shared", "games.apps"}
+    core = set(contracts[CORE_CONTRACT]["source_modules"])
+    assert core == modules - {"games.accounts", "games.community", "games.shared"}

@@ -2,13 +2,16 @@
 SHA-256 of their secret, revoked by deletion. ``TokenAuthentication`` is the API's token
 authentication (``Authorization: Token <secret>``, or ``Bearer <secret>`` as lichess's clients
 send it); ``request.auth`` is then the ``AccessToken``, whose scopes
-``games.shared.permissions.TokenScopes`` checks."""
+``games.shared.permissions.TokenScopes`` checks. ``TokenAuthMiddleware`` does the same for a
+websocket (Channels middleware, in ``reversi_site/asgi.py``): the game service's
+``games.consumers.SocketGate`` reads ``scope["auth"]`` and never imports this app."""
 
 import hashlib
 import secrets
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import timedelta
 
+from channels.middleware import BaseMiddleware
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -19,6 +22,7 @@ from rest_framework.request import Request
 
 from games.accounts.models import AccessToken
 from games.shared.errors import Conflict, NotFound, ServiceError
+from games.shared.threads import in_pool
 
 TOKENS_PER_ACCOUNT = 50
 SECRET_BYTES = 20  # 40 hex digits
@@ -99,6 +103,31 @@ class TokenAuthentication(authentication.BaseAuthentication):
 
     def authenticate_header(self, request: Request) -> str:
         return "Token"
+
+
+class TokenAuthMiddleware(BaseMiddleware):
+    """A websocket's ``Authorization: Token <secret>`` (or ``Bearer``): the token's account in
+    ``scope["user"]`` and the token in ``scope["auth"]``, as ``TokenAuthentication`` gives a
+    request. A malformed, unknown or revoked token leaves the scope as it is: the gate after
+    it (``games.consumers.SocketGate``) refuses a header without a token, or a token without
+    the scope it needs."""
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> object:
+        headers = {name.lower(): value for name, value in scope.get("headers", [])}
+        authorization = headers.get(b"authorization")
+        if authorization is not None:
+            token = await _socket_token(authorization.decode("latin-1"))
+            if token is not None:
+                scope = dict(scope, user=token.user, auth=token)
+        return await super().__call__(scope, receive, send)
+
+
+@in_pool
+def _socket_token(authorization: str) -> AccessToken | None:
+    scheme, _, secret = authorization.partition(" ")
+    if scheme.lower() not in TokenAuthentication.keywords or not secret.strip().isalnum():
+        return None
+    return token_of(secret)
 
 
 class TokenAuthenticationScheme(OpenApiAuthenticationExtension):

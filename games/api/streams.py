@@ -33,13 +33,13 @@ from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from games import policy, presenters, selectors
-from games.consumers import in_pool
 from games.identity import Player
 from games.models import Challenge, Game
 from games.services import cpu, events
 from games.shared import streams
 from games.shared.api import with_errors
 from games.shared.errors import Unauthenticated
+from games.shared.threads import in_pool
 
 NDJSON = "application/x-ndjson"
 CHALLENGE_EVENTS: dict[str, str] = {  # a challenge's status -> the stream's type; others unsaid
