@@ -81,15 +81,19 @@ db: install
 ## Set up and run the service in the foreground (Ctrl-C stops it all): WEB_WORKERS uvicorn
 ## processes (one per core by default) sharing the Redis channel layer, a Celery worker for the
 ## quick levels, one for strong searches and hints, and Celery beat (the stalled-turn sweep).
+## Ctrl-C, or a SIGTERM to make, sends every one of them one SIGTERM (the trap ignores the
+## signals once it has fired: re-sending its own `kill 0` to itself looped until the shell
+## crashed, each worker warned of shutdown a thousand times) and make returns when all have
+## stopped (the second `wait`). tests/test_makefile.py checks it; PORT and HOST choose the address.
 run: db
 	$(PY) -m ai_worker warmup
 	@echo "Reversi is running at http://$(HOST):$(PORT)/  (Ctrl-C stops web and workers)"
-	@trap 'kill 0' INT TERM; \
+	@trap 'trap "" INT TERM; kill 0' INT TERM; \
 	$(SERVE_WORKERS) & \
 	$(BIN)/celery -A reversi_site beat --loglevel=info --schedule $(VENV)/celerybeat-schedule & \
 	$(BIN)/uvicorn reversi_site.asgi:application --host $(HOST) --port $(PORT) \
 		--workers $(WEB_WORKERS) --no-access-log & \
-	wait
+	wait; wait
 
 ## The live path's figures: a private stack (web processes and workers on a free port, its own
 ## database and queues) under benchmarks/loadtest.py's scenarios (SCENARIO: hot-seat, easy,
@@ -130,7 +134,7 @@ test-python: install-dev browser scaling-tools
 	$(BIN)/pytest
 
 ## The tests marked slow (deep perft, hard endgames, a level match, the service through PgBouncer
-## and behind HAProxy), a few minutes; the marathon ones (tens of minutes) run by hand:
+## and behind HAProxy, `make run` started and stopped), some minutes; the marathon ones (tens of minutes) run by hand:
 ## `.venv/bin/pytest -m marathon`.
 test-slow: install-dev scaling-tools
 	$(BIN)/pytest -m "slow and not marathon"
