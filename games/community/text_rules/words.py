@@ -18,7 +18,9 @@ Katakana and hiragana count alike, spaces, dots and masks between Japanese lette
 katakana ("バ力"). So "少しね", "必死ね", "シネマ", "バカンス", "やくそく" and "ガイジン" pass.
 """
 
+import bisect
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -130,6 +132,7 @@ class _Index:
     parts: dict[str, str]
     part_pattern: re.Pattern[str]
     masked: tuple[BlockedTerm, ...]
+    masked_by_first: dict[str, tuple[BlockedTerm, ...]]  # the same, by their first letter
     phrases: re.Pattern[str] | None
     phrase_entries: dict[str, str]
     japanese: tuple[BlockedTerm, ...]
@@ -199,6 +202,10 @@ def _index() -> _Index:
             f"^{_alternatives(prefixes)}|{_alternatives(inside)}|{_alternatives(endings)}$"
         ),
         masked=tuple(masked),
+        masked_by_first={
+            first: tuple(term for term in masked if term.key[0] == first)
+            for first in {term.key[0] for term in masked}
+        },
         phrases=phrase_pattern,
         phrase_entries=phrases,
         japanese=tuple(japanese),
@@ -279,7 +286,10 @@ def _masked_match(word: str, index: _Index) -> str | None:
     if word[0] in _SYMBOL_MASKS or real < 2 or real < len(word) / 2:
         return None
     for variant in _variants(word):
-        for term in index.masked:
+        # A letter matches only itself: only the entries with the variant's first letter can.
+        first = variant[0]
+        terms = index.masked if first in _SYMBOL_MASKS else index.masked_by_first.get(first, ())
+        for term in terms:
             if len(variant) == len(term.key) or (term.prefix and len(variant) > len(term.key)):
                 head = variant[: len(term.key)]
                 if all(c == t or c in _SYMBOL_MASKS for c, t in zip(head, term.key, strict=True)):
@@ -342,31 +352,52 @@ def _japanese_match(text: str, index: _Index) -> str | None:
         position = start + len(token.surface)
         starts[start] = number
         ends[position] = number
-        if token.feature.pos1 in _FUNCTION_WORDS:
+        pos1, lemma = _pos_and_lemma(token)
+        if pos1 in _FUNCTION_WORDS:
             # MeCab often glues a particle or auxiliary onto the next word ("まじでしね" ->
             # "でし/ね"): a match may start inside one.
             for inside in range(start + 1, position):
                 starts.setdefault(inside, number)
-        lemma = (token.feature.lemma or "").split("-", 1)[0]
+        lemma = lemma.split("-", 1)[0]
         entry = index.japanese_lemmas.get(lemma) or index.japanese_lemmas.get(_hiragana(lemma))
         if entry and not _innocent_after(tokens, number):
             return entry
     hiragana = _hiragana(text)
+    word_ends = list(ends)  # in increasing order, as the tokens came
     for term in index.japanese:
-        for match in re.finditer(re.escape(term.key), hiragana):
-            end = match.end()
-            if match.start() not in starts or _starts_with_a_conjunction(
-                tokens, starts[match.start()]
-            ):
+        for start in _occurrences(term.key, hiragana):
+            end = start + len(term.key)
+            if start not in starts or _starts_with_a_conjunction(tokens, starts[start]):
                 continue
             if end in ends:
                 if not _innocent_after(tokens, ends[end]):
                     return term.entry
                 continue
-            word_end = min((e for e in ends if e > end), default=len(text))
+            after = bisect.bisect_right(word_ends, end)
+            word_end = word_ends[after] if after < len(word_ends) else len(text)
             if all(c in _JAPANESE_TAILS for c in hiragana[end:word_end]):
                 return term.entry
     return None
+
+
+def _occurrences(key: str, text: str) -> Iterator[int]:
+    """Where ``key`` starts in ``text``, left to right, not overlapping (as ``re.finditer``)."""
+    start = text.find(key)
+    while start >= 0:
+        yield start
+        start = text.find(key, start + len(key))
+
+
+def _pos_and_lemma(token: fugashi.UnidicNode) -> tuple[str, str]:
+    """The part of speech and the dictionary form ("" for an unknown word) of ``token``: fields
+    0 and 7 of its raw UniDic features. fugashi's ``token.feature`` parses all of them into a
+    named tuple, a few microseconds a token that were a third of a long Japanese comment's
+    time; it is still read for a raw line with a quoted field (a comma in the text)."""
+    raw = token.feature_raw
+    if '"' in raw:
+        return token.feature.pos1, token.feature.lemma or ""
+    fields = raw.split(",", 8)
+    return fields[0], fields[7] if len(fields) > 7 else ""
 
 
 def _starts_with_a_conjunction(tokens: list[fugashi.UnidicNode], first: int) -> bool:
