@@ -142,7 +142,7 @@ test-slow: install-dev scaling-tools
 bench: install
 	$(PY) -m benchmarks.engine
 
-## A private stack (PostgreSQL, Redis, daphne, worker, beat) plays games while its worker, Redis,
+## A private stack (PostgreSQL, Redis, uvicorn, worker, beat) plays games while its worker, Redis,
 ## web server and database fail in turn; prints moves lost, games stuck, 500s for saved writes.
 fault-test: install-dev
 	$(PY) -m benchmarks.faults
