@@ -267,17 +267,19 @@ def _match_word(word: str, index: _Index) -> str | None:
     return None
 
 
-def _variants(word: str) -> set[str]:
-    variants = {word, word.translate(_LEET_I), word.translate(_LEET_L), word.translate(_LEET_U)}
+def _variants(word: str) -> list[str]:
+    """``word`` and its readings, in this order (the first that matches names the entry: a set's
+    order changed with the process's hash seed, and so did the entry a refusal named)."""
+    variants = [word, word.translate(_LEET_I), word.translate(_LEET_L), word.translate(_LEET_U)]
     if "ph" in word:
-        variants.add(word.replace("ph", "f"))  # "phuq"
+        variants.append(word.replace("ph", "f"))  # "phuq"
     if _CYRILLIC.search(word):
         # Russian with Latin look-alikes and leetspeak: "cyka", "пи3дец", "п!зда", "д3бил"
-        variants |= {v.translate(latin_as_cyrillic()) for v in variants if _LATIN_OR_LEET.search(v)}
-        variants.add(word.translate(cyrillic_as_latin()))
+        variants += [v.translate(latin_as_cyrillic()) for v in variants if _LATIN_OR_LEET.search(v)]
+        variants.append(word.translate(cyrillic_as_latin()))
     elif _LATIN_OR_LEET.search(word):
-        variants.add(word.translate(latin_as_cyrillic()))
-    return variants
+        variants.append(word.translate(latin_as_cyrillic()))
+    return list(dict.fromkeys(variants))
 
 
 def _masked_match(word: str, index: _Index) -> str | None:

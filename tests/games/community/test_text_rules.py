@@ -1,6 +1,9 @@
 """The comment rules (C3): each rule with tricky spellings, and innocent texts that pass."""
 
+import os
 import socket
+import subprocess
+import sys
 
 import pytest
 
@@ -394,3 +397,26 @@ def test_spellings_found_by_the_blind_corpus(text: str, code: str) -> None:
 )
 def test_innocent_texts_near_the_new_spellings_pass(text: str) -> None:
     assert find_refusal(text) is None
+
+
+def test_the_entry_a_refusal_names_does_not_depend_on_the_hash_seed() -> None:
+    """A word's readings were a set: which entry "f**k" matched ("fuck" or "fck") changed with
+    the process's string hash seed, so two server processes named different words."""
+    script = (
+        "import django; django.setup()\n"
+        "from games.community.text_rules import find_refusal\n"
+        "print(find_refusal('f**k'))\n"
+    )
+    answers = {
+        subprocess.run(
+            [sys.executable, "-c", script],
+            env=os.environ
+            | {"PYTHONHASHSEED": seed, "DJANGO_SETTINGS_MODULE": "reversi_site.settings"},
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=300,
+        ).stdout
+        for seed in ("1", "2")
+    }
+    assert answers == {"Refusal(code='blocked_word', fragment='fuck')\n"}
