@@ -59,7 +59,7 @@ from ai_worker.fast.searchstate import (
     entry_upper,
     probe,
     sort_by_keys,
-    store,
+    store_result,
     tick,
 )
 
@@ -524,16 +524,10 @@ def solve(
                 alpha = value
                 if alpha >= beta:
                     break
-    lower = -SCORE_INF
-    upper = SCORE_INF
-    if best >= beta:
-        lower = best
-    elif best > original_alpha:
-        lower = best
-        upper = best
-    else:
-        upper = best
-    store(player, opponent, table, lower, upper, best_square, n_empties, stats[AGE], selectivity)
+    store_result(
+        player, opponent, table, best, original_alpha, beta, SCORE_INF, best_square, n_empties,
+        stats[AGE], selectivity,
+    )  # fmt: skip
     if root:
         stats[BEST] = best_square
     return best

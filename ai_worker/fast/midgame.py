@@ -25,7 +25,7 @@ from ai_worker.fast.searchstate import (
     entry_upper,
     probe,
     sort_by_keys,
-    store,
+    store_result,
     tick,
 )
 
@@ -165,16 +165,10 @@ def pvs(
                 if alpha >= beta:
                     history[square] += depth * depth
                     break
-    lower = -INF
-    upper = INF
-    if best >= beta:
-        lower = best
-    elif best > original_alpha:
-        lower = best
-        upper = best
-    else:
-        upper = best
-    store(player, opponent, table, lower, upper, best_square, depth, stats[AGE], EXACT)
+    store_result(
+        player, opponent, table, best, original_alpha, beta, INF, best_square, depth,
+        stats[AGE], EXACT,
+    )  # fmt: skip
     return best
 
 

@@ -139,6 +139,25 @@ def store(player, opponent, table, lower, upper, square, depth, age, selectivity
     )
 
 
+@njit(cache=True, inline="always")
+def store_result(
+    player, opponent, table, best, alpha, beta, infinity, square, depth, age, selectivity
+):
+    """Store what a search of the window (``alpha``, ``beta``) found, ``best``: a lower bound
+    when it failed high, an exact value inside the window, an upper bound when it failed low
+    (``infinity`` stands for the missing side)."""
+    lower = -infinity
+    upper = infinity
+    if best >= beta:
+        lower = best
+    elif best > alpha:
+        lower = best
+        upper = best
+    else:
+        upper = best
+    store(player, opponent, table, lower, upper, square, depth, age, selectivity)
+
+
 @njit(cache=True)
 def sort_by_keys(squares, keys):
     """Sort ``squares`` in place by ascending ``keys`` (insertion sort: short lists)."""
