@@ -4,6 +4,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.contrib.auth import get_user_model
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
@@ -147,18 +148,27 @@ def mean_rating(game: Game) -> int | None:
     return round(sum(known) / len(known)) if known and len(known) == len(ratings) else None
 
 
-def online_players() -> tuple[list[str], int]:
-    """Who is at a board now (a websocket open on a seat of an active game, in
-    ``games.shared.presence``): the accounts' names, and how many guests."""
-    seats = Seat.objects.filter(game__status=Game.Status.ACTIVE, kind=Seat.Kind.HUMAN).exclude(
-        user__isnull=True, guest_id=""
-    )
-    holders = list(seats.values_list("game_id", "color", "user__username", "guest_id"))
-    connected = presence_store.connected(seats=[(game, color) for game, color, *_ in holders])
-    at_board = [holder for holder in holders if (holder[0], holder[1]) in connected]
-    names = sorted({name for _, _, name, _ in at_board if name})
-    guests = len({guest for _, _, name, guest in at_board if not name})
-    return names, guests
+ONLINE_NAMES_SHOWN = 50
+
+
+@dataclass(frozen=True)
+class Online:
+    """Who is online: the first ``ONLINE_NAMES_SHOWN`` accounts' names (alphabetical), how many
+    accounts, and how many people without one (guests, visitors)."""
+
+    names: list[str]
+    accounts: int
+    guests: int
+
+
+def online_players() -> Online:
+    """Everyone connected now (a lobby or game socket, an API stream: ``games.shared.presence``),
+    each person once: the signed-in accounts by name, the others counted."""
+    viewers = presence_store.online_viewers()
+    user_ids = [int(key) for kind, _, key in (v.partition(":") for v in viewers) if kind == "user"]
+    users = get_user_model().objects.filter(pk__in=user_ids, is_active=True)
+    names = sorted(users.values_list("username", flat=True))
+    return Online(names[:ONLINE_NAMES_SHOWN], len(user_ids), len(viewers) - len(user_ids))
 
 
 def board_after(game: Game, notations: Iterable[str]) -> Board:

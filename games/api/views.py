@@ -497,7 +497,7 @@ LIVE_GAMES_LISTED = 30
 
 class WatchView(APIView):
     """The games between people being played now (rated first, then the most watched) and who
-    is at a board."""
+    is online."""
 
     @extend_schema(responses=with_errors({200: WatchStateSerializer}))
     def get(self, request: Request) -> Response:
