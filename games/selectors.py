@@ -43,14 +43,17 @@ def game(game_id: int) -> Game:
     return found
 
 
-def finished_games_of_user(user_id: int) -> QuerySet[Game]:
-    """The account's finished games, oldest first, with their seats and moves."""
+def finished_games_of_user(
+    user_id: int, *, after: tuple[datetime, int] | None = None
+) -> QuerySet[Game]:
+    """The account's finished games, oldest first (by ``(created_at, pk)``; those after
+    ``after`` in that order), with their seats and moves."""
     held = Seat.objects.filter(user_id=user_id).values("game_id")
-    return (
-        Game.objects.filter(pk__in=held, status=Game.Status.FINISHED)
-        .prefetch_related(SEATS, "moves")
-        .order_by("created_at", "pk")
-    )
+    games = Game.objects.filter(pk__in=held, status=Game.Status.FINISHED)
+    if after is not None:
+        created_at, pk = after
+        games = games.filter(Q(created_at__gt=created_at) | Q(created_at=created_at, pk__gt=pk))
+    return games.prefetch_related(SEATS, "moves").order_by("created_at", "pk")
 
 
 def room(code: str) -> Room:
