@@ -328,6 +328,11 @@ EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Reversi <noreply@localhost>")
+# Mails leave from a Celery task on this queue (the quick workers take the default one); at most
+# this many mails an hour go to one address, and are asked for by one account or client address.
+CELERY_MAIL_QUEUE = os.environ.get("CELERY_MAIL_QUEUE", "celery")
+MAIL_CAP_PER_ADDRESS = int(os.environ.get("MAIL_CAP_PER_ADDRESS", "5"))
+MAIL_CAP_PER_REQUESTER = int(os.environ.get("MAIL_CAP_PER_REQUESTER", "10"))
 
 # Security (README "Security"). Behind a reverse proxy that ends TLS, DJANGO_HTTPS (on by
 # default unless DEBUG) turns on HSTS, secure cookies and the redirect to https, and
