@@ -76,7 +76,7 @@ CLIENT_STRINGS = {
     "watch.empty": _("No games between people right now."),
     "watch.online": _("Online now: {names}"),
     "online.more": _("{count} more"),
-    "watch.guests": _("{count} guests"),
+    "watch.guests": _("guests: {count}"),
     "watch.move": _("move {ply}"),
     "takeover.countdown": _("{color} is away: the CPU may take the seat in {time}"),
     "takeover.now": _("{color} is away: the CPU may take the seat now"),
