@@ -126,8 +126,9 @@ def _current_state(game_id: int, player: Player | None) -> presenters.GameState:
 
 class CountedSocket(AsyncJsonWebsocketConsumer):
     """A websocket that counts, while it lives, for its viewer (a person) and its client
-    address, each capped (``claim``); a heartbeat renews it until it ends, and it stops counting
-    however it ends (``leave``), also when a send to a client that vanished raised."""
+    address, each capped (``claim``), and its viewer as online; a heartbeat renews it until it
+    ends, and it stops counting however it ends (``leave``), also when a send to a client that
+    vanished raised."""
 
     viewer = ""  # who watches: an account, a guest, else a browser session or an address
     owners: dict[str, int] = {}  # the counters it takes (``presence.claim_socket``) and limits
@@ -150,9 +151,7 @@ class CountedSocket(AsyncJsonWebsocketConsumer):
             f"viewer:{self.viewer}": settings.WEBSOCKETS_PER_VIEWER,
             f"address:{address}": settings.WEBSOCKETS_PER_ADDRESS,
         }
-        if not await in_pool(presence_store.claim_socket)(
-            limits=limits, connection=self.channel_name
-        ):
+        if not await _count_socket(limits, self.viewer, self.channel_name):
             await self.accept()
             await self.close(code=CLOSE_TOO_MANY)
             return False
@@ -173,7 +172,7 @@ class CountedSocket(AsyncJsonWebsocketConsumer):
                 await self.renew()
 
     async def renew(self) -> None:
-        await in_pool(presence_store.claim_socket)(limits=self.owners, connection=self.channel_name)
+        await _count_socket(self.owners, self.viewer, self.channel_name)
 
     async def disconnect(self, code: int) -> None:
         await self.leave()
@@ -191,9 +190,23 @@ class CountedSocket(AsyncJsonWebsocketConsumer):
     async def forget(self) -> None:
         """Drop what this connection holds (extended by each kind of socket)."""
         if self.owners:
-            await in_pool(presence_store.release_socket)(
-                owners=list(self.owners), connection=self.channel_name
-            )
+            await _release_socket(list(self.owners), self.viewer, self.channel_name)
+
+
+@in_pool
+def _count_socket(limits: dict[str, int], viewer: str, connection: str) -> bool:
+    """Count a socket for its owners (False, and nothing counted, past a limit) and its viewer
+    as online (``games.shared.presence``)."""
+    if not presence_store.claim_socket(limits=limits, connection=connection):
+        return False
+    presence_store.come_online(viewer=viewer, connection=connection)
+    return True
+
+
+@in_pool
+def _release_socket(owners: list[str], viewer: str, connection: str) -> None:
+    presence_store.release_socket(owners=owners, connection=connection)
+    presence_store.go_offline(viewer=viewer, connection=connection)
 
 
 def viewer_key(player: Player | None, session: object, address: str) -> str:
@@ -323,9 +336,16 @@ def _lobby_seeks(player: Player | None) -> list[presenters.SeekState]:
     return presenters.lobby_seeks(selectors.open_seeks(), viewer=player)
 
 
+@in_pool
+def _online() -> presenters.OnlineState:
+    return presenters.online_state(selectors.online_players())
+
+
 class LobbyConsumer(CountedSocket):
     """A lobby viewer (``/ws/lobby/``): ``{"type": "seeks", "accepted": null, "seeks": [...]}``
-    on connect and after every change of the open seeks (``events.publish_lobby``); a signed-in
+    on connect and after every change of the open seeks (``events.publish_lobby``), then
+    ``{"type": "online", "online": {...}}`` on connect and when who is online changes
+    (``watching.announce_online``); a signed-in
     viewer also gets ``{"type": "challenge", "challenge": {...}}`` for each change of one of
     their challenges (``events.publish_to_user``)."""
 
@@ -348,6 +368,8 @@ class LobbyConsumer(CountedSocket):
             "seeks": await _lobby_seeks(player),
         }
         await self.send_json(event)
+        online: presenters.OnlineEvent = {"type": "online", "online": await _online()}
+        await self.send_json(online)
 
     async def forget(self) -> None:
         await super().forget()
@@ -358,7 +380,8 @@ class LobbyConsumer(CountedSocket):
         """The lobby is read-only over the socket (seeks are made and taken over HTTP)."""
 
     async def lobby_event(
-        self, message: dict[str, presenters.LobbyEvent | presenters.UserEvent]
+        self,
+        message: dict[str, presenters.LobbyEvent | presenters.OnlineEvent | presenters.UserEvent],
     ) -> None:
         await self.send_json(message["event"])
 

@@ -44,6 +44,8 @@ MISTAKE_LOSS = 4.0  # discs lost by a move that the review marks as a mistake
 FLAG_TASK_PRIORITY = 0
 FLAG_TASK_HORIZON = timedelta(minutes=30)
 FLAG_SWEEP_EVERY = timedelta(seconds=15)
+# Who is online reaches the lobby's sockets this often at most (Celery beat), when it changed.
+ONLINE_ANNOUNCE_EVERY = timedelta(seconds=5)
 
 # Streams for API clients and bots (games.api.streams): an empty line this often (seconds), and
 # at most this many open at once per account (an event stream and a game stream per game).

@@ -335,8 +335,18 @@ class LiveGame(TypedDict):
 
 
 class OnlineState(TypedDict):
+    """Who is online (``selectors.online_players``)."""
+
     names: list[str]
+    accounts: int
     guests: int
+
+
+class OnlineEvent(TypedDict):
+    """Who is online, pushed to the lobby viewers when it changes (``watching.announce_online``)."""
+
+    type: Literal["online"]
+    online: OnlineState
 
 
 class WatchState(TypedDict):
@@ -707,15 +717,18 @@ def account_game(game: Game, *, user_id: int) -> AccountGame:
 
 
 def watch_state(
-    games: Iterable[tuple[Game, int | None, int]], online: tuple[list[str], int]
+    games: Iterable[tuple[Game, int | None, int]], online: selectors.Online
 ) -> WatchState:
     """The watch page's answer: the live games (each with its players' mean rating and its
-    number of spectators) and who is at a board."""
-    names, guests = online
+    number of spectators) and who is online."""
     return {
         "games": [live_game(game, rating, watched) for game, rating, watched in games],
-        "online": {"names": names, "guests": guests},
+        "online": online_state(online),
     }
+
+
+def online_state(online: selectors.Online) -> OnlineState:
+    return {"names": online.names, "accounts": online.accounts, "guests": online.guests}
 
 
 def live_game(game: Game, rating: int | None, spectators: int) -> LiveGame:

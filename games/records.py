@@ -1,11 +1,14 @@
 """A game's record in the engine's formats (issue 14 §4): the ``GameRecord`` of a stored game,
-and its export as a plain transcript, GGF or the JSON form. Reads only; the formats
-themselves are the engine's (``ai_worker.engine.records``)."""
+and its export as a plain transcript, GGF or the JSON form, and an account's games in bulk as
+NDJSON streamed a chunk at a time (``ndjson_export``). Reads only; the formats themselves are
+the engine's (``ai_worker.engine.records``)."""
 
 import json
-from collections.abc import Iterator
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass
+from datetime import datetime
 
+from asgiref.sync import sync_to_async
 from django.dispatch import receiver
 
 from ai_worker.engine import COLOR_NAMES, Board, Variant
@@ -82,10 +85,36 @@ def record_json(game: Game, record: GameRecord) -> dict[str, object]:
     return {"id": game.public_id, "rated": game.rated, **record_to_json(record)}
 
 
-def ndjson_lines(games: Iterator[Game], *, site: str | None = None) -> Iterator[str]:
-    """One JSON record per line (NDJSON) for each of ``games``, as they are read."""
-    for game in games:
-        yield json.dumps(record_json(game, game_record(game, site=site)), ensure_ascii=False) + "\n"
+EXPORT_CHUNK_GAMES = 50  # the games a bulk export reads and writes at a time (its memory)
+ExportKey = tuple[datetime, int]  # where a bulk export goes on from: a game's (created_at, pk)
+
+
+def ndjson_chunk(
+    user_id: int, *, after: ExportKey | None, site: str | None
+) -> tuple[bytes, ExportKey | None]:
+    """The NDJSON lines (one JSON record a line) of the account's next ``EXPORT_CHUNK_GAMES``
+    finished games after ``after``, and the key to go on from (None: there are no more)."""
+    chunk = list(selectors.finished_games_of_user(user_id, after=after)[:EXPORT_CHUNK_GAMES])
+    lines = (
+        json.dumps(record_json(game, game_record(game, site=site)), ensure_ascii=False) + "\n"
+        for game in chunk
+    )
+    more = len(chunk) == EXPORT_CHUNK_GAMES
+    return "".join(lines).encode(), (chunk[-1].created_at, chunk[-1].pk) if more else None
+
+
+async def ndjson_export(user_id: int, *, site: str | None) -> AsyncGenerator[bytes]:
+    """Every finished game of the account as NDJSON, oldest first, a chunk of games at a time:
+    an ASGI server sends each chunk as it is read (a synchronous iterator would be read whole
+    first), and holds no more than one in memory. The reads run off the event loop in the
+    request's thread (``sync_to_async``)."""
+    after: ExportKey | None = None
+    while True:
+        text, after = await sync_to_async(ndjson_chunk)(user_id, after=after, site=site)
+        if text:
+            yield text
+        if after is None:
+            return
 
 
 @receiver(personal_data_requested)

@@ -4,6 +4,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.contrib.auth import get_user_model
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
@@ -42,14 +43,17 @@ def game(game_id: int) -> Game:
     return found
 
 
-def finished_games_of_user(user_id: int) -> QuerySet[Game]:
-    """The account's finished games, oldest first, with their seats and moves."""
+def finished_games_of_user(
+    user_id: int, *, after: tuple[datetime, int] | None = None
+) -> QuerySet[Game]:
+    """The account's finished games, oldest first (by ``(created_at, pk)``; those after
+    ``after`` in that order), with their seats and moves."""
     held = Seat.objects.filter(user_id=user_id).values("game_id")
-    return (
-        Game.objects.filter(pk__in=held, status=Game.Status.FINISHED)
-        .prefetch_related(SEATS, "moves")
-        .order_by("created_at", "pk")
-    )
+    games = Game.objects.filter(pk__in=held, status=Game.Status.FINISHED)
+    if after is not None:
+        created_at, pk = after
+        games = games.filter(Q(created_at__gt=created_at) | Q(created_at=created_at, pk__gt=pk))
+    return games.prefetch_related(SEATS, "moves").order_by("created_at", "pk")
 
 
 def room(code: str) -> Room:
@@ -147,18 +151,27 @@ def mean_rating(game: Game) -> int | None:
     return round(sum(known) / len(known)) if known and len(known) == len(ratings) else None
 
 
-def online_players() -> tuple[list[str], int]:
-    """Who is at a board now (a websocket open on a seat of an active game, in
-    ``games.shared.presence``): the accounts' names, and how many guests."""
-    seats = Seat.objects.filter(game__status=Game.Status.ACTIVE, kind=Seat.Kind.HUMAN).exclude(
-        user__isnull=True, guest_id=""
-    )
-    holders = list(seats.values_list("game_id", "color", "user__username", "guest_id"))
-    connected = presence_store.connected(seats=[(game, color) for game, color, *_ in holders])
-    at_board = [holder for holder in holders if (holder[0], holder[1]) in connected]
-    names = sorted({name for _, _, name, _ in at_board if name})
-    guests = len({guest for _, _, name, guest in at_board if not name})
-    return names, guests
+ONLINE_NAMES_SHOWN = 50
+
+
+@dataclass(frozen=True)
+class Online:
+    """Who is online: the first ``ONLINE_NAMES_SHOWN`` accounts' names (alphabetical), how many
+    accounts, and how many people without one (guests, visitors)."""
+
+    names: list[str]
+    accounts: int
+    guests: int
+
+
+def online_players() -> Online:
+    """Everyone connected now (a lobby or game socket, an API stream: ``games.shared.presence``),
+    each person once: the signed-in accounts by name, the others counted."""
+    viewers = presence_store.online_viewers()
+    user_ids = [int(key) for kind, _, key in (v.partition(":") for v in viewers) if kind == "user"]
+    users = get_user_model().objects.filter(pk__in=user_ids, is_active=True)
+    names = sorted(users.values_list("username", flat=True))
+    return Online(names[:ONLINE_NAMES_SHOWN], len(user_ids), len(viewers) - len(user_ids))
 
 
 def board_after(game: Game, notations: Iterable[str]) -> Board:

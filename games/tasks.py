@@ -7,7 +7,8 @@ The search runs outside any database lock; the result is stored by a service tha
 game again and re-checks the ply, so a stale or repeated task does nothing. Their names are
 ``games.tasks.cpu_move``, ``games.tasks.hint``, ``games.tasks.analyse_position`` and
 ``games.tasks.review_move``, ``games.tasks.flag`` (``games.services.events`` sends them);
-``games.tasks.flag_overdue_games`` runs on Celery beat.
+``games.tasks.flag_overdue_games`` and ``games.tasks.announce_online`` (who is online, to the
+lobby) run on Celery beat.
 """
 
 import logging
@@ -20,7 +21,7 @@ from ai_worker import review
 from ai_worker.engine import Board
 from ai_worker.search import analyse, choose_move, warmup
 from games import policy, selectors
-from games.services import analysis, cpu, games, reviews
+from games.services import analysis, cpu, games, reviews, watching
 
 SOFT_TIME_LIMIT = 20
 HARD_TIME_LIMIT = 30
@@ -101,6 +102,12 @@ def flag_overdue_games() -> int:
     """Celery beat's sweep (``settings.CELERY_BEAT_SCHEDULE``): end on time every game whose
     player to move ran out without a flag check (a lost task, or a far-off correspondence one)."""
     return games.end_overdue_games()
+
+
+@shared_task(time_limit=HARD_TIME_LIMIT)
+def announce_online() -> bool:
+    """Celery beat's push of who is online to the lobby viewers, when it changed."""
+    return watching.announce_online()
 
 
 @shared_task(**SEARCH_TASK_OPTIONS)

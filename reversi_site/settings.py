@@ -11,7 +11,7 @@ from pathlib import Path
 from csp.constants import NONE, SELF
 
 from games.community.version import app_version
-from games.policy import FLAG_SWEEP_EVERY, STALLED_TURN_SWEEP_EVERY
+from games.policy import FLAG_SWEEP_EVERY, ONLINE_ANNOUNCE_EVERY, STALLED_TURN_SWEEP_EVERY
 from games.shared.ids import PUBLIC_ID_SCHEMA
 from reversi_site.security import secret_key
 
@@ -226,8 +226,8 @@ CELERY_CPU_QUEUE = os.environ.get("CELERY_CPU_QUEUE", "cpu")
 CELERY_STRONG_QUEUE = os.environ.get("CELERY_STRONG_QUEUE", f"{CELERY_CPU_QUEUE}-strong")
 # Celery beat (`make run`, the compose file's `beat`) sends the safety nets that no request
 # triggers: the sweep that queues again the CPU turns whose task was lost, and the sweep that
-# ends on time the games whose flag check was lost or is too far off for a delayed task; a
-# sweep not taken before the next one is due is dropped.
+# ends on time the games whose flag check was lost or is too far off for a delayed task, and the
+# push of who is online to the lobby; a sweep not taken before the next one is due is dropped.
 CELERY_BEAT_SCHEDULE = {
     "sweep-stalled-cpu-turns": {
         "task": "games.tasks.sweep_stalled_cpu_turns",
@@ -238,6 +238,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.flag_overdue_games",
         "schedule": FLAG_SWEEP_EVERY,
         "options": {"expires": FLAG_SWEEP_EVERY.total_seconds()},
+    },
+    "announce-online": {
+        "task": "games.tasks.announce_online",
+        "schedule": ONLINE_ANNOUNCE_EVERY,
+        "options": {"expires": ONLINE_ANNOUNCE_EVERY.total_seconds()},
     },
 }
 
@@ -323,6 +328,11 @@ EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Reversi <noreply@localhost>")
+# Mails leave from a Celery task on this queue (the quick workers take the default one); at most
+# this many mails an hour go to one address, and are asked for by one account or client address.
+CELERY_MAIL_QUEUE = os.environ.get("CELERY_MAIL_QUEUE", "celery")
+MAIL_CAP_PER_ADDRESS = int(os.environ.get("MAIL_CAP_PER_ADDRESS", "5"))
+MAIL_CAP_PER_REQUESTER = int(os.environ.get("MAIL_CAP_PER_REQUESTER", "10"))
 
 # Security (README "Security"). Behind a reverse proxy that ends TLS, DJANGO_HTTPS (on by
 # default unless DEBUG) turns on HSTS, secure cookies and the redirect to https, and

@@ -38,14 +38,16 @@ class Inbox:
         """The messages sent to ``address``."""
         return [message for message in self.messages if address in str(message["To"])]
 
-    def wait_for(self, address: str, *, count: int = 1) -> EmailMessage:
-        """The ``count``-th message to ``address``, waiting for it up to 10 s."""
-        deadline = time.monotonic() + WAIT_SECONDS
+    def wait_for(
+        self, address: str, *, count: int = 1, seconds: float = WAIT_SECONDS
+    ) -> EmailMessage:
+        """The ``count``-th message to ``address``, waiting for it up to ``seconds``."""
+        deadline = time.monotonic() + seconds
         with self._arrived:
             while len(self.to(address)) < count:
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise AssertionError(f"no message {count} to {address} in {WAIT_SECONDS} s")
+                    raise AssertionError(f"no message {count} to {address} in {seconds} s")
                 self._arrived.wait(left)
         return self.to(address)[count - 1]
 

@@ -334,8 +334,8 @@ EMAIL_STATE_SCHEMA = inline_serializer(
         "email": serializers.EmailField(allow_blank=True),
         "email_verified": serializers.BooleanField(),
         "email_sent": serializers.BooleanField(
-            help_text="a verification link was mailed now (false: none was needed, or the mail "
-            "server did not answer: send it again later)"
+            help_text="a verification link was queued to be mailed now (false: none was needed, "
+            "or the address has had its share of mails this hour: send it again later)"
         ),
     },
 )
@@ -391,9 +391,7 @@ class EmailVerificationView(AccountView):
 
     throttle_scope = "mail"
 
-    @extend_schema(
-        request=None, responses=with_errors({202: EMAIL_STATE_SCHEMA}, 400, 403, 409, 503)
-    )
+    @extend_schema(request=None, responses=with_errors({202: EMAIL_STATE_SCHEMA}, 400, 403, 409))
     def post(self, request: Request) -> Response:
         user = self.account(request)
         emails.send_verification(user=user, request=request._request)

@@ -6,6 +6,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
+from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy as _
 
 from games.accounts import emails
@@ -43,11 +44,32 @@ class DeleteAccountForm(forms.Form):
 
 
 class VerifiedEmailPasswordResetForm(PasswordResetForm):
-    """Django's reset form, sending the link only to a verified address: an address nobody has
-    shown to be theirs never receives a way into the account."""
+    """Django's reset form, sending the link only to a verified address (an address nobody has
+    shown to be theirs never receives a way into the account), through the mail queue and its
+    caps (``emails.queue_mail``): the answer is the same whether a mail left or not."""
+
+    requester = ""
 
     def get_users(self, email: str) -> Iterator[Any]:
         return (user for user in super().get_users(email) if emails.is_verified(user))
+
+    def save(self, **kwargs: Any) -> None:  # type: ignore[override]  # keywords only, as Django calls it
+        request = kwargs.get("request")
+        self.requester = emails.requester_of(request) if request else "ip:unknown"
+        super().save(**kwargs)
+
+    def send_mail(
+        self,
+        subject_template_name: str,
+        email_template_name: str,
+        context: dict[str, Any],
+        from_email: str | None,
+        to_email: str,
+        html_email_template_name: str | None = None,
+    ) -> None:
+        subject = "".join(render_to_string(subject_template_name, context).splitlines())
+        body = render_to_string(email_template_name, context)
+        emails.queue_mail(to=to_email, subject=subject, body=body, requester=self.requester)
 
 
 class TokenForm(forms.Form):

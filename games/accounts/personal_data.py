@@ -12,7 +12,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from games.accounts import emails, selectors
+from games.accounts import bots, emails, selectors
 from games.accounts.models import PlayerRating, RatingChange
 from games.public import active_game_count
 from games.shared.errors import Conflict, ServiceError
@@ -20,9 +20,9 @@ from games.shared.personal_data import forget_account, personal_data_sections
 
 
 def account_data(user: AbstractBaseUser) -> dict[str, Any]:
-    """Everything the site keeps of the account, as JSON-ready data: the account, its profile,
-    ratings and rating changes, then each app's sections (games with their records,
-    comments)."""
+    """Everything the site keeps of the account, as JSON-ready data: the account (with its bot
+    flag), its profile, access tokens (never their secrets: only the digest is kept), ratings and
+    rating changes, then each app's sections (games with their records, comments)."""
     ratings = PlayerRating.objects.filter(user_id=user.pk).order_by("pool")
     changes = RatingChange.objects.filter(user_id=user.pk).order_by("created_at", "pk")
     joined = getattr(user, "date_joined", None)
@@ -33,8 +33,10 @@ def account_data(user: AbstractBaseUser) -> dict[str, Any]:
             "email_verified": emails.is_verified(user),
             "date_joined": joined.isoformat() if joined else None,
             "last_login": user.last_login.isoformat() if user.last_login else None,
+            "bot": bots.is_bot(user.pk),
         },
         "profile": selectors.player_profile(user),
+        "access_tokens": selectors.tokens_of(user.pk),
         "ratings": [
             {
                 "rating_class": rating.pool,

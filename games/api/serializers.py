@@ -496,8 +496,11 @@ class LiveGameSerializer(ShapeSerializer):
 
 class OnlineStateSerializer(ShapeSerializer):
     shape = presenters.OnlineState
-    names = serializers.ListField(child=serializers.CharField(), help_text="accounts at a board")
-    guests = serializers.IntegerField(help_text="guests at a board")
+    names = serializers.ListField(
+        child=serializers.CharField(), help_text="accounts online (the first 50, alphabetical)"
+    )
+    accounts = serializers.IntegerField(help_text="accounts online")
+    guests = serializers.IntegerField(help_text="people online without an account")
 
 
 class WatchStateSerializer(ShapeSerializer):

@@ -12,7 +12,11 @@ and the game's groups, ``games.services.events``), never the database in a loop.
   (the state as ``GET /api/games/<id>/`` answers it), then ``{"type": "gameState", "event":
   ...}`` for each change, the event as the game's websocket sends this viewer (a move's small
   event, any other change with the whole state), in order of version; it ends after the game
-  does. Presence is not streamed.
+  does. Presence is not streamed; a stream of an account that holds no seat of the game counts
+  it as a spectator while it is open (``games.services.watching``), as a websocket would.
+
+An open stream counts its account as online (``games.shared.presence``), renewed at each
+keep-alive.
 
 An account (session or a token with the "read" scope) may hold ``policy.STREAMS_PER_ACCOUNT``
 streams open at once (``games.shared.streams``).
@@ -20,8 +24,9 @@ streams open at once (``games.shared.streams``).
 
 import asyncio
 import json
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import aclosing
+from uuid import uuid4
 
 import redis.asyncio
 from channels.layers import get_channel_layer
@@ -33,9 +38,11 @@ from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from games import policy, presenters, selectors
+from games.consumers import viewer_key
 from games.identity import Player
 from games.models import Challenge, Game
-from games.services import cpu, events
+from games.services import cpu, events, presence, watching
+from games.shared import presence as presence_store
 from games.shared import streams
 from games.shared.api import with_errors
 from games.shared.errors import Unauthenticated
@@ -69,23 +76,28 @@ def _account_id(request: Request) -> int:
 
 
 def _response(
-    lines: Callable[[Callable[[], Awaitable[None]]], AsyncIterator[bytes]], *, user_id: int
+    lines: Callable[[Callable[[], Awaitable[None]]], AsyncGenerator[bytes]], *, user_id: int
 ) -> StreamingHttpResponse:
     """A streamed answer of ``lines``, holding one of the account's stream slots (429 when none
     is free) that ``lines`` renews at each keep-alive through the callable it is given."""
     slot = streams.open_slot(user_id=user_id, limit=policy.STREAMS_PER_ACCOUNT)
+    online = {"viewer": viewer_key(Player(user_id=user_id), None, ""), "connection": slot}
 
-    async def held() -> AsyncIterator[bytes]:
+    async def held() -> AsyncGenerator[bytes]:
         client = redis.asyncio.Redis.from_url(settings.REDIS_URL)
 
         async def renew() -> None:
             await streams.renew_slot(client, user_id=user_id, slot=slot)
+            await in_pool(presence_store.come_online)(**online)
 
         try:
-            async for chunk in lines(renew):
-                yield chunk
+            await in_pool(presence_store.come_online)(**online)
+            async with aclosing(lines(renew)) as chunks:
+                async for chunk in chunks:
+                    yield chunk
         finally:
             await streams.close_slot(client, user_id=user_id, slot=slot)
+            await in_pool(presence_store.go_offline)(**online)
             await client.aclose()
 
     response = StreamingHttpResponse(held(), content_type=NDJSON)
@@ -151,7 +163,9 @@ def _open_events(user_id: int) -> list[dict]:
     ]
 
 
-async def account_lines(user_id: int, renew: Callable[[], Awaitable[None]]) -> AsyncIterator[bytes]:
+async def account_lines(
+    user_id: int, renew: Callable[[], Awaitable[None]]
+) -> AsyncGenerator[bytes]:
     async with aclosing(
         group_messages([events.user_group(user_id), events.games_group(user_id)], renew)
     ) as messages:
@@ -174,16 +188,45 @@ class GameStreamView(APIView):
         user_id = _account_id(request)
         game_id = selectors.game_pk(public_id)
         player = Player(user_id=user_id)
-        return _response(lambda renew: game_lines(game_id, player, renew), user_id=user_id)
+        return _response(lambda renew: watched_game_lines(game_id, player, renew), user_id=user_id)
 
 
 def _game_full(game_id: int, player: Player) -> presenters.GameState:
     return presenters.game_state(cpu.watched_game(game_id=game_id), viewer=player)
 
 
+async def watched_game_lines(
+    game_id: int, player: Player, renew: Callable[[], Awaitable[None]]
+) -> AsyncGenerator[bytes]:
+    """``game_lines``, the account counted as a spectator while they flow when it holds no
+    seat of the game (counted before its state is read, as a spectator's socket is)."""
+    if await in_pool(presence.held_colors)(player=player, game_id=game_id):
+        async with aclosing(game_lines(game_id, player, renew)) as lines:
+            async for chunk in lines:
+                yield chunk
+        return
+    watcher = {
+        "game_id": game_id,
+        "viewer": viewer_key(player, None, ""),
+        "connection": uuid4().hex,
+    }
+
+    async def renew_watching() -> None:
+        await renew()
+        await in_pool(watching.spectator_connected)(**watcher)
+
+    try:
+        await in_pool(watching.spectator_connected)(**watcher)
+        async with aclosing(game_lines(game_id, player, renew_watching)) as lines:
+            async for chunk in lines:
+                yield chunk
+    finally:
+        await in_pool(watching.spectator_disconnected)(**watcher)
+
+
 async def game_lines(
     game_id: int, player: Player, renew: Callable[[], Awaitable[None]]
-) -> AsyncIterator[bytes]:
+) -> AsyncGenerator[bytes]:
     view = presenters.viewer_key(player)
     async with aclosing(group_messages([events.game_group(game_id)], renew)) as messages:
         await anext(messages)

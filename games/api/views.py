@@ -497,7 +497,7 @@ LIVE_GAMES_LISTED = 30
 
 class WatchView(APIView):
     """The games between people being played now (rated first, then the most watched) and who
-    is at a board."""
+    is online."""
 
     @extend_schema(responses=with_errors({200: WatchStateSerializer}))
     def get(self, request: Request) -> Response:
@@ -546,9 +546,8 @@ class PlayerGamesExportView(APIView):
         user = None if "\x00" in username else users.first()
         if user is None:
             raise NotFound("player_not_found", field="username", username=username)
-        games = selectors.finished_games_of_user(user.pk).iterator(chunk_size=100)
         response = StreamingHttpResponse(
-            records.ndjson_lines(games, site=request.get_host()),
+            records.ndjson_export(user.pk, site=request.get_host()),
             content_type="application/x-ndjson",
         )
         response["Content-Disposition"] = f'attachment; filename="reversi-{username}.ndjson"'

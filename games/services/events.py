@@ -125,6 +125,14 @@ def publish_lobby(*, accepted: str | None = None) -> None:
     transaction.on_commit(send, robust=True)
 
 
+def publish_online(state: presenters.OnlineState) -> None:
+    """Push who is online to every lobby viewer (now: it is no change of a transaction)."""
+    event: presenters.OnlineEvent = {"type": "online", "online": state}
+    async_to_sync(get_channel_layer().group_send)(
+        LOBBY_GROUP, {"type": "lobby.event", "event": event}
+    )
+
+
 def user_group(user_id: int) -> str:
     """The channel-layer group of an account's lobby sockets and event streams (its
     challenges)."""

@@ -121,6 +121,10 @@ MESSAGES: Mapping[str, Promise] = {
     ),
     "no_email": _("This account has no e-mail address yet."),
     "email_already_verified": _("This e-mail address is already verified."),
+    "mail_capped": _(
+        "Too many mails for this address just now (at most %(count)d in %(seconds)d seconds): "
+        "please try again later."
+    ),
     "bad_verification_link": _(
         "This verification link is wrong, has expired or is for another address: send a new one "
         "from your profile."
@@ -256,8 +260,10 @@ class RateLimited(ServiceError):
 
     status_code = 429
 
-    def __init__(self, *, retry_after: int, count: int, seconds: int) -> None:
-        super().__init__("rate_limited", count=count, seconds=seconds)
+    def __init__(
+        self, *, retry_after: int, count: int, seconds: int, code: str = "rate_limited"
+    ) -> None:
+        super().__init__(code, count=count, seconds=seconds)
         self.retry_after = retry_after
 
 

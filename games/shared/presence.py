@@ -15,6 +15,9 @@ any of their sockets on the game, members of ``spectator-sockets:<database>:<gam
 lives; both are renewed and expire alike.
 Every socket is also a member of ``sockets:<database>:<owner>`` for each of its owners (its
 viewer, its client address): ``claim_socket`` refuses one more than an owner's limit.
+Who is online (issue 14 §1) counts people alike: ``online:<database>`` has one member per viewer
+with anything open (a lobby or game socket, an API stream), kept while one of its connections,
+members of ``online-connections:<database>:<viewer>``, lives.
 """
 
 import time
@@ -22,6 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
+from typing import cast
 
 import redis
 from django.conf import settings
@@ -57,6 +61,18 @@ def _spectators_key(game_id: int) -> str:
 
 def _viewer_sockets_key(game_id: int, viewer: str) -> str:
     return f"spectator-sockets:{_database()}:{game_id}:{viewer}"
+
+
+def _online_key() -> str:
+    return f"online:{_database()}"
+
+
+def _online_connections_key(viewer: str) -> str:
+    return f"online-connections:{_database()}:{viewer}"
+
+
+def _announced_key() -> str:
+    return f"online-announced:{_database()}"
 
 
 def _sockets_key(owner: str) -> str:
@@ -178,6 +194,40 @@ def unwatch(*, game_id: int, viewer: str, connection: str) -> bool:
     return bool(_script(_UNWATCH)(keys, [time.time(), viewer, connection]))
 
 
+def come_online(*, viewer: str, connection: str) -> bool:
+    """Count ``viewer`` (a person, as ``watch`` counts spectators) online while ``connection``
+    (a socket or a stream) lives, ``TTL`` more seconds; returns whether who is online changed."""
+    now = time.time()
+    keys = [_online_key(), _online_connections_key(viewer)]
+    return bool(_script(_WATCH)(keys, [now, now + TTL, viewer, connection, int(TTL) + 1]))
+
+
+def go_offline(*, viewer: str, connection: str) -> bool:
+    """``connection`` of ``viewer`` closed; returns whether that was their last one."""
+    keys = [_online_key(), _online_connections_key(viewer)]
+    return bool(_script(_UNWATCH)(keys, [time.time(), viewer, connection]))
+
+
+def online_viewers() -> list[str]:
+    """The viewers online now (``viewer_key`` form: ``user:<id>``, ``guest:<id>``, ...); none with
+    Redis away."""
+    try:
+        members = _redis().zrangebyscore(_online_key(), f"({time.time()}", "+inf")
+    except redis.RedisError:
+        return []
+    return [member.decode() for member in cast(list[bytes], members)]
+
+
+def announced_changed(text: str) -> bool:
+    """Keep ``text`` as the last announcement of who is online; whether it differs from the one
+    kept before (an announcement with Redis away is none)."""
+    try:
+        before = _redis().set(_announced_key(), text, ex=int(TTL), get=True)
+    except redis.RedisError:
+        return False
+    return before is None or cast(bytes, before).decode() != text
+
+
 def claim_socket(*, limits: dict[str, int], connection: str) -> bool:
     """Count ``connection`` for ``TTL`` more seconds for each of its owners (``limits``: owner →
     how many live sockets it may have), atomically: False, and counted nowhere, when one owner
@@ -208,21 +258,6 @@ def spectators(*, game_ids: Iterable[int]) -> dict[int, int]:
     except redis.RedisError:
         return dict.fromkeys(game_ids, 0)
     return dict(zip(game_ids, counts, strict=True))
-
-
-def connected(*, seats: Iterable[tuple[int, int]]) -> set[tuple[int, int]]:
-    """Which of the seats ``(game_id, colour)`` have a live connection (one round trip; none
-    with Redis away)."""
-    seats = list(seats)
-    now = time.time()
-    pipe = _redis().pipeline()
-    for game_id, color in seats:
-        pipe.zcount(_key(game_id, color), f"({now}", "+inf")
-    try:
-        counts = pipe.execute()
-    except redis.RedisError:
-        return set()
-    return {seat for seat, count in zip(seats, counts, strict=True) if count}
 
 
 def absence_start(recorded: datetime | None, seen: SeatPresence) -> datetime | None:

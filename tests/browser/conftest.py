@@ -136,10 +136,14 @@ def _serve(database: str, *, mail_port: int) -> Iterator[str]:
         "PYTHONUNBUFFERED": "1",
         # a 6-second game for the clock tests, before the offered ones
         "REVERSI_TIME_CONTROLS": f"{SHORT_TIME_CONTROL},{','.join(settings.TIME_CONTROLS)}",
-        # Mail goes to the catcher; its throttle counts outlive a run (Redis), so it is wide.
+        # Mail goes to the catcher from the worker (its tasks on the private queue); its
+        # throttle and caps count in Redis and outlive a run, so they are wide.
         "EMAIL_HOST": "127.0.0.1",
         "EMAIL_PORT": str(mail_port),
+        "CELERY_MAIL_QUEUE": cpu_queue,
         "THROTTLE_MAIL": "100/min",
+        "MAIL_CAP_PER_ADDRESS": "1000",
+        "MAIL_CAP_PER_REQUESTER": "1000",
     }
     logs = ROOT / "test-artifacts"
     logs.mkdir(exist_ok=True)

@@ -92,3 +92,15 @@ def test_a_challenge_declined_then_one_accepted_by_name(new_page) -> None:
         wait_ready(page)
         expect(page.locator("#counts .clock")).to_have_count(2)
     assert challenger.url == challenged.url
+
+
+def test_the_lobby_says_who_is_online(new_page) -> None:
+    """Everyone connected counts (issue 14 §1): an account with only the lobby open is named to
+    a visitor who opens it after."""
+    player = new_page()
+    sign_up(player, "lobbysitter")
+    open_lobby(player)
+    visitor = new_page()
+    open_lobby(visitor)
+    expect(visitor.locator("#lobby-online")).to_contain_text("Online now:")
+    expect(visitor.locator("#lobby-online")).to_contain_text("lobbysitter")

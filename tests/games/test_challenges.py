@@ -125,6 +125,7 @@ def test_both_lobby_sockets_hear_of_the_challenge_and_its_answer(alice, bob) -> 
         for socket in (theirs, mine):
             assert (await socket.connect())[0]
             await socket.receive_json_from()  # the seeks
+            await socket.receive_json_from()  # who is online
         sent = await database_sync_to_async(challenge)(challenger, "bob")
         incoming = await theirs.receive_json_from()
         await mine.receive_json_from()  # the challenger hears of its own too

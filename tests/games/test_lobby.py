@@ -128,6 +128,7 @@ def test_the_lobby_socket_lists_seeks_live_and_tells_when_one_is_accepted(alice,
         connected, _ = await socket.connect()
         assert connected
         messages = [await socket.receive_json_from()]
+        assert (await socket.receive_json_from())["type"] == "online"  # who is, on connect
         offered = await database_sync_to_async(seek)(seeker, time_control="10+0")
         messages.append(await socket.receive_json_from())
         await database_sync_to_async(taker.post)(f"/api/lobby/seeks/{offered['id']}/accept/")

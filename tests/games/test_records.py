@@ -2,17 +2,23 @@
 engine's reader keeps the players, ratings, moves and result), JSON, and a player's games in
 bulk as streamed NDJSON."""
 
+import asyncio
 import json
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
 import pytest
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
 from django.utils import timezone
 from rest_framework.test import APIClient
 
 from ai_worker.engine.records import read_ggf, read_transcript, record_from_json
+from games import records
 from games.accounts.models import RatingChange
 from games.models import Game
 from games.services import games, offers, rooms
+from reversi_site.asgi import application
 from tests.games.accounts.conftest import play_out, room_game
 from tests.games.conftest import BLACK_WIPES_OUT
 
@@ -113,20 +119,78 @@ def test_clear_errors_for_unfinished_games_bad_formats_and_ggf_with_three_player
     assert export(table.game.public_id, "json").json()["variant"]["players"] == 3
 
 
-def test_a_players_games_stream_as_ndjson(make_player) -> None:
+async def asgi_get(path: str, while_paused: Callable[[], Awaitable[object]]) -> dict:
+    """``GET path`` through the site's ASGI application, as a client that takes the first
+    chunk of the body and reads no more until ``while_paused`` has run (the server cannot send
+    on meanwhile: each ``send`` waits for the client)."""
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "headers": [(b"host", b"testserver")],
+        "client": ("127.0.0.1", 50000),
+        "server": ("testserver", 80),
+    }
+    answer: dict = {"chunks": []}
+    requested = asyncio.Event()
+
+    async def receive() -> dict:
+        if not requested.is_set():
+            requested.set()
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await asyncio.Event().wait()  # the client stays until the answer ends
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict) -> None:
+        if message["type"] == "http.response.start":
+            answer["status"] = message["status"]
+            answer["headers"] = {
+                name.decode().lower(): value.decode() for name, value in message["headers"]
+            }
+        elif message.get("body"):
+            answer["chunks"].append(message["body"])
+            if len(answer["chunks"]) == 1:
+                await while_paused()
+
+    await application(scope, receive, send)
+    return answer
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_players_games_stream_as_ndjson_a_chunk_at_a_time(
+    make_player, monkeypatch, recwarn
+) -> None:
+    """The bulk export is sent as it is read (a few games at a time, an async iterator under
+    ASGI): a game that ends after the first chunk has left is in the export."""
+    monkeypatch.setattr(records, "EXPORT_CHUNK_GAMES", 2)
     alice, bob = make_player("alice"), make_player("bob")
-    first = play_out(room_game(alice, bob), BLACK_WIPES_OUT, {0: alice, 1: bob})
-    second = play_out(room_game(bob, alice), BLACK_WIPES_OUT, {0: bob, 1: alice})
+    played = [
+        play_out(room_game(*pair), BLACK_WIPES_OUT, {0: pair[0], 1: pair[1]})
+        for pair in ((alice, bob), (bob, alice), (alice, bob))
+    ]
     room_game(alice, bob)  # still being played: not exported
 
-    response = APIClient().get("/api/players/alice/games/")
+    def one_more_game() -> None:
+        played.append(play_out(room_game(bob, alice), BLACK_WIPES_OUT, {0: bob, 1: alice}))
 
-    assert response.status_code == 200
-    assert response.streaming
-    assert response["Content-Type"] == "application/x-ndjson"
-    assert response["Content-Disposition"] == 'attachment; filename="reversi-alice.ndjson"'
-    lines = b"".join(response.streaming_content).decode().splitlines()
-    assert [json.loads(line)["id"] for line in lines] == [first.public_id, second.public_id]
+    answer = async_to_sync(asgi_get)(
+        "/api/players/alice/games/", database_sync_to_async(one_more_game)
+    )
+
+    assert answer["status"] == 200
+    assert answer["headers"]["content-type"] == "application/x-ndjson"
+    assert answer["headers"]["content-disposition"] == 'attachment; filename="reversi-alice.ndjson"'
+    first = answer["chunks"][0].decode().splitlines()
+    assert [json.loads(line)["id"] for line in first] == [game.public_id for game in played[:2]]
+    lines = b"".join(answer["chunks"]).decode().splitlines()
+    assert [json.loads(line)["id"] for line in lines] == [game.public_id for game in played]
+    assert json.loads(lines[0])["players"][0]["name"] == "alice"
+    assert not [w for w in recwarn if "StreamingHttpResponse" in str(w.message)]
     missing = APIClient().get("/api/players/nobody/games/")
     assert (missing.status_code, missing.json()["error"]["code"]) == (404, "player_not_found")
 
@@ -160,5 +224,5 @@ def test_games_ended_by_agreement_on_time_or_aborted_export(make_player, ending,
     [record] = read_ggf(export(game.public_id, "ggf").content.decode())
     result = record.result
     assert (result and (result.reason, result.winner, result.loser)) == expected
-    lines = b"".join(APIClient().get("/api/players/alice/games/").streaming_content)
-    assert json.loads(lines)["id"] == game.public_id
+    lines, more = records.ndjson_chunk(alice.user_id, after=None, site=None)  # the bulk export's
+    assert (json.loads(lines)["id"], more) == (game.public_id, None)

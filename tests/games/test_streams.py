@@ -14,10 +14,12 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
 
-from games import policy
+from games import policy, selectors
 from games.accounts.tokens import issue_token
 from games.identity import Player
+from games.models import Room
 from games.services import rooms
+from games.shared import presence as presence_store
 from tests.servers import daphne
 
 READ_TIMEOUT = policy.STREAM_KEEPALIVE + 5  # a quiet stream still sends a line this often
@@ -149,14 +151,20 @@ def test_an_account_holds_a_bounded_number_of_streams(server_url: str, transacti
         time.sleep(0.2)
 
 
+def players_and_room(url: str) -> tuple[httpx.Client, httpx.Client, httpx.Client, Room]:
+    """alice (black) and bob (white) seated in a room's game, and carol, each a token client."""
+    alice, black = client_of(url, "alice")
+    bob, white = client_of(url, "bob")
+    carol, _ = client_of(url, "carol")
+    room = rooms.create_room(player=black, variant={}, seats=None)
+    rooms.join_room(player=white, code=room.code)
+    return alice, bob, carol, room
+
+
 def test_the_game_stream_sends_the_full_state_then_each_change(
     server_url: str, transactional_db
 ) -> None:
-    alice, black = client_of(server_url, "alice")
-    bob, white = client_of(server_url, "bob")
-    carol, _ = client_of(server_url, "carol")
-    room = rooms.create_room(player=black, variant={}, seats=None)
-    rooms.join_room(player=white, code=room.code)
+    alice, bob, carol, room = players_and_room(server_url)
     game_id = room.game.public_id
     path = f"/api/bot/game/stream/{game_id}/"
 
@@ -171,6 +179,9 @@ def test_the_game_stream_sends_the_full_state_then_each_change(
         assert full["state"]["room"]["code"] == room.code  # a seat's view
         watched = carols.next_event()
         assert (watched["state"]["you"], watched["state"]["room"]["code"]) == ([], None)
+        assert watched["state"]["spectators"] == 1  # carol holds no seat: she watches
+        online = selectors.online_players()
+        assert (online.names, online.guests) == (["bob", "carol"], 0)
 
         assert alice.post(f"/api/games/{game_id}/moves/", json={"move": "d3", "ply": 0}).is_success
         moved = bobs.next_event()
@@ -197,3 +208,32 @@ def test_the_game_stream_sends_the_full_state_then_each_change(
     with stream(carol, path) as late:  # a finished game: its state, and the end
         assert late.next_event()["state"]["status"] == "finished"
         assert list(late.lines) == []
+    game_pk = selectors.game_pk(game_id)
+    assert until(lambda: presence_store.spectators(game_ids=[game_pk])[game_pk] == 0)
+    assert until(lambda: selectors.online_players() == selectors.Online([], 0, 0))
+
+
+def test_a_game_stream_of_a_spectator_counts_until_it_closes(
+    server_url: str, transactional_db
+) -> None:
+    alice, _, carol, room = players_and_room(server_url)
+    path = f"/api/bot/game/stream/{room.game.public_id}/"
+
+    with stream(carol, path) as first, stream(carol, path) as second:  # one person, two streams
+        assert first.next_event()["state"]["spectators"] == 1
+        assert second.next_event()["state"]["spectators"] == 1
+        assert presence_store.spectators(game_ids=[room.game_id]) == {room.game_id: 1}
+        with stream(alice, path) as seat:  # a player's stream is no spectator
+            assert seat.next_event()["state"]["spectators"] == 1
+    assert until(lambda: presence_store.spectators(game_ids=[room.game_id]) == {room.game_id: 0})
+
+
+def until(condition, seconds: float = 20.0) -> bool:
+    """Whether ``condition`` holds within ``seconds`` (the server notices a closed stream on its
+    own time)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True

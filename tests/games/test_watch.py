@@ -91,8 +91,76 @@ def test_spectators_are_counted_while_they_watch_and_online_players_are_named(
     assert (counted["spectators"], left["spectators"]) == (1, 0)
     assert counted["version"] == left["version"] == state["version"]  # no change of the game
     assert watched["games"][0]["spectators"] == 1
-    assert watched["online"] == {"names": ["alice"], "guests": 0}
+    assert watched["online"] == {"names": ["alice"], "accounts": 1, "guests": 1}  # + the spectator
     assert presence_store.spectators(game_ids=[shown_pk(state)]) == {shown_pk(state): 0}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_everyone_connected_is_online_once_and_the_lobby_hears_of_changes(
+    alice, bob, make_account, fresh_channel_layer: None
+) -> None:
+    """Who is online counts people, not sockets: a player at the board, a lobby visitor with
+    two tabs, a spectator without an account; the lobby's sockets get it on connect and from
+    ``announce_online`` (Celery beat) when it has changed, once."""
+    (a, _), (b, _) = alice, bob
+    carol, _ = make_account("carol")
+    state = room_game(a, make_account("dave")[0])
+
+    def token(client) -> tuple[bytes, bytes]:
+        return token_header(client._credentials["HTTP_AUTHORIZATION"].split()[1])
+
+    async def next_online(socket: Socket) -> dict:
+        event = await socket.receive_json_from()
+        while event["type"] != "online":
+            event = await socket.receive_json_from()
+        return event["online"]
+
+    async def visit() -> tuple[dict, dict, bool, dict, dict]:
+        seat = Socket(f"/ws/games/{state['id']}/", headers=[token(a)])
+        tabs = [Socket("/ws/lobby/", headers=[token(b)]) for _ in range(2)]
+        spectator = Socket(f"/ws/games/{state['id']}/")
+        for socket in (seat, *tabs, spectator):
+            assert (await socket.connect())[0]
+        for tab in tabs:
+            await next_online(tab)  # as it was when the tab connected
+        assert await database_sync_to_async(watching.announce_online)()
+        announced = await next_online(tabs[0])
+        again = await database_sync_to_async(watching.announce_online)()  # nothing changed
+        late = Socket("/ws/lobby/", headers=[token(carol)])
+        assert (await late.connect())[0]
+        on_connect = await next_online(late)
+        for socket in (seat, spectator, tabs[1]):
+            await socket.disconnect()
+        assert await database_sync_to_async(watching.announce_online)()
+        after = await next_online(late)
+        for socket in (tabs[0], late):
+            await socket.disconnect()
+        return announced, on_connect, again, after, await database_sync_to_async(watch_answer)()
+
+    announced, on_connect, again, after, watched = async_to_sync(visit)()
+    assert announced == {"names": ["alice", "bob"], "accounts": 2, "guests": 1}
+    assert again is False
+    assert on_connect == {"names": ["alice", "bob", "carol"], "accounts": 3, "guests": 1}
+    assert after == {"names": ["bob", "carol"], "accounts": 2, "guests": 0}  # bob's tab stays
+    assert watched["online"] == {"names": [], "accounts": 0, "guests": 0}
+
+
+def test_online_names_are_capped_but_every_account_counts(make_account, monkeypatch) -> None:
+    users = [make_account(f"player{n:02}")[1] for n in range(3)]
+    for user in users:
+        presence_store.come_online(viewer=f"user:{user.user_id}", connection=f"c{user.user_id}")
+    presence_store.come_online(viewer="guest:g1", connection="g1")
+    presence_store.come_online(viewer="session:s1", connection="s1")
+    monkeypatch.setattr(selectors, "ONLINE_NAMES_SHOWN", 2)
+    try:
+        online = selectors.online_players()
+        assert (online.names, online.accounts, online.guests) == (["player00", "player01"], 3, 2)
+    finally:
+        for user in users:
+            presence_store.go_offline(viewer=f"user:{user.user_id}", connection=f"c{user.user_id}")
+        presence_store.go_offline(viewer="guest:g1", connection="g1")
+        presence_store.go_offline(viewer="session:s1", connection="s1")
+    assert selectors.online_players() == selectors.Online([], 0, 0)
 
 
 def shown_pk(state: dict) -> int:

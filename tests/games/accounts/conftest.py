@@ -1,16 +1,21 @@
 """Fixtures of the accounts tests: accounts as players and a driver that plays games out."""
 
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from celery import current_app
 from django.contrib.auth import get_user_model
+from django.db import connection
 
 from ai_worker.engine import Board
+from games.accounts import emails
 from games.identity import Player
 from games.models import Game, Seat
 from games.services import cpu, games, rooms
 from tests.mail import Inbox, smtp_server
+from tests.servers import celery_worker
 
 # A 6x6 game that ends 18-18 (found with the engine).
 DRAW_ON_6X6 = [
@@ -90,14 +95,31 @@ def room_game(
     return Game.objects.get(pk=room.game_id)
 
 
-@pytest.fixture
-def inbox(settings: Any) -> Iterator[Inbox]:
-    """A real SMTP server, and Django's SMTP backend pointed at it for this test."""
+WORKER_START_SECONDS = 180
+
+
+@pytest.fixture(scope="module")
+def mail_worker(django_db_setup: None, django_db_blocker: Any) -> Iterator[tuple[Inbox, str]]:
+    """A real SMTP server, and a real Celery worker that takes the mail queue's tasks (a private
+    queue) and sends them to it."""
+    queue = f"mail-test-{uuid.uuid4().hex}"
+    with django_db_blocker.unblock():
+        env = {"POSTGRES_DB": connection.settings_dict["NAME"]}
     with smtp_server() as catcher:
-        settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-        settings.EMAIL_HOST = "127.0.0.1"
-        settings.EMAIL_PORT = catcher.port
-        settings.EMAIL_USE_TLS = False
-        settings.EMAIL_HOST_USER = ""
-        settings.EMAIL_HOST_PASSWORD = ""
-        yield catcher
+        env |= {"EMAIL_HOST": "127.0.0.1", "EMAIL_PORT": str(catcher.port)}
+        with celery_worker(queue, env):
+            # Started (its numba kernels loaded, which a loaded machine takes a while to do)
+            # once a first mail has come through it.
+            mail = ("warm-up", "worker@example.com", "ready", "ready")
+            current_app.send_task(emails.MAIL_TASK, args=mail, queue=queue)
+            catcher.wait_for("worker@example.com", seconds=WORKER_START_SECONDS)
+            yield catcher, queue
+
+
+@pytest.fixture
+def inbox(mail_worker: tuple[Inbox, str], settings: Any) -> Inbox:
+    """The mail that this test's requests queue, as the worker delivers it."""
+    catcher, queue = mail_worker
+    catcher.messages.clear()
+    settings.CELERY_MAIL_QUEUE = queue
+    return catcher

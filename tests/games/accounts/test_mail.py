@@ -1,19 +1,26 @@
 """E-mail addresses, their verification and password resets (issue 14 §7), through a real SMTP
 server: each test reads the mail from the catcher and follows its link."""
 
+import time
+import uuid
 from urllib.parse import urlparse
 
 import pytest
+from celery import current_app
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import signing
 from django.test import Client
+from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games.accounts import emails
+from games.accounts import emails, tasks
+from games.accounts.models import EmailVerification
 from tests.mail import Inbox, body, link_in
 from tests.servers import free_port
 
-pytestmark = pytest.mark.django_db
+# The mail leaves from a real Celery worker once the request's transaction commits.
+pytestmark = pytest.mark.django_db(transaction=True)
 
 PASSWORD = "a long passphrase"
 NEW_PASSWORD = "another long passphrase"
@@ -22,8 +29,8 @@ NEW_PASSWORD = "another long passphrase"
 SIGNUP = {"username": "alice", "password1": PASSWORD, "password2": PASSWORD}
 
 
-def sign_up(client: Client, email: str = "alice@example.com") -> None:
-    response = client.post("/accounts/signup/", SIGNUP | {"email": email})
+def sign_up(client: Client, email: str = "alice@example.com", username: str = "alice") -> None:
+    response = client.post("/accounts/signup/", SIGNUP | {"email": email, "username": username})
     assert response.status_code == 302
 
 
@@ -65,7 +72,8 @@ def test_signing_up_without_an_address_sends_nothing(inbox: Inbox) -> None:
     client = Client()
     sign_up(client, email="")
     assert "none" in client.get("/accounts/profile/").content.decode()
-    assert inbox.messages == []
+    all_sent(inbox)
+    assert inbox.to("alice@example.com") == []
 
 
 def test_a_link_for_an_address_the_account_no_longer_has_is_refused(inbox: Inbox) -> None:
@@ -111,6 +119,7 @@ def test_the_profile_resends_the_link_of_an_unverified_address(inbox: Inbox) -> 
     assert client.get(path_of(link_in(second))).status_code == 200
     again = client.post("/accounts/email/resend/", follow=True).content.decode()
     assert "already verified" in again
+    all_sent(inbox)
     assert len(inbox.to("alice@example.com")) == 2
 
 
@@ -131,10 +140,22 @@ def test_mail_sends_are_throttled(inbox: Inbox, settings) -> None:
 
     assert refused.status_code == 429
     assert int(refused["Retry-After"]) > 0
-    assert len(inbox.to("alice@example.com")) == 3  # sign-up's and the two resends
+    inbox.wait_for("alice@example.com", count=3)  # sign-up's and the two resends
     assert Client().post("/accounts/password/reset/", {"email": "x@example.com"}).status_code == 302
     assert Client().post("/accounts/password/reset/", {"email": "x@example.com"}).status_code == 302
     assert Client().post("/accounts/password/reset/", {"email": "x@example.com"}).status_code == 429
+
+
+def all_sent(inbox: Inbox) -> None:
+    """Wait until the mail queued so far has been sent: the worker takes the queue in order, so
+    once a mail queued now arrives, every earlier one has (or will never be) sent."""
+    marker = uuid.uuid4().hex
+    mail = (marker, "queue-drained@example.com", marker, marker)
+    current_app.send_task(emails.MAIL_TASK, args=mail, queue=settings.CELERY_MAIL_QUEUE)
+    deadline = time.monotonic() + 30
+    while not any(message["Subject"] == marker for message in inbox.messages):
+        assert time.monotonic() < deadline, "the mail queue did not drain"
+        time.sleep(0.05)
 
 
 def verified_alice(client: Client, inbox: Inbox) -> None:
@@ -177,6 +198,7 @@ def test_no_reset_link_goes_to_an_unverified_address(inbox: Inbox) -> None:
     response = client.post("/accounts/password/reset/", {"email": "alice@example.com"})
 
     assert response["Location"] == "/accounts/password/reset/sent/"  # the same answer
+    all_sent(inbox)
     assert len(inbox.to("alice@example.com")) == 1  # the verification link only
 
 
@@ -211,34 +233,74 @@ def test_the_pages_speak_japanese_and_russian(inbox: Inbox) -> None:
     assert subject == "Реверси: подтвердите адрес электронной почты"
 
 
-def test_a_mail_server_that_does_not_answer_keeps_the_account_and_says_so(settings) -> None:
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", free_port()  # nobody listens
+def test_a_flood_of_resets_to_one_address_sends_no_flood_of_mail(inbox: Inbox, settings) -> None:
+    """Many clients asking a reset for one address: the same answer to each, and at most
+    ``MAIL_CAP_PER_ADDRESS`` mails an hour reach it (its verification link counts too)."""
+    settings.MAIL_CAP_PER_ADDRESS = 3
     client = Client()
+    verified_alice(client, inbox)  # the first mail to alice
 
-    response = client.post(
-        "/accounts/signup/",
-        {
-            "username": "alice",
-            "email": "alice@example.com",
-            "password1": PASSWORD,
-            "password2": PASSWORD,
-        },
-        follow=True,
-    )
+    for client_number in range(6):
+        response = Client(REMOTE_ADDR=f"192.0.2.{client_number + 1}").post(
+            "/accounts/password/reset/", {"email": "alice@example.com"}
+        )
+        assert response["Location"] == "/accounts/password/reset/sent/"
+    all_sent(inbox)
+    assert len(inbox.to("alice@example.com")) == 3
 
-    assert "could not be sent just now" in response.content.decode()
-    assert get_user_model().objects.get(username="alice").email == "alice@example.com"
+
+def test_one_client_asking_for_many_addresses_is_capped(inbox: Inbox, settings) -> None:
+    settings.MAIL_CAP_PER_REQUESTER = 2
+    for name in ("ann", "ben", "cat", "dan"):
+        user = get_user_model().objects.create_user(name, f"{name}@example.com", PASSWORD)
+        EmailVerification.objects.create(user=user, email=user.email, verified_at=timezone.now())
+    flooder = APIClient(REMOTE_ADDR="198.51.100.7")
+
+    for name in ("ann", "ben", "cat", "dan"):
+        answer = flooder.post("/api/auth/password-reset/", {"email": f"{name}@example.com"})
+        assert answer.status_code == 202
+    all_sent(inbox)
+    reached = [name for name in ("ann", "ben", "cat", "dan") if inbox.to(f"{name}@example.com")]
+    assert reached == ["ann", "ben"]
+
+
+def test_a_capped_verification_resend_says_so(inbox: Inbox, settings) -> None:
+    settings.MAIL_CAP_PER_ADDRESS = 1
+    client = Client()
+    sign_up(client)
+    inbox.wait_for("alice@example.com")
+
+    refused = client.post("/accounts/email/resend/", follow=True).content.decode()
     api = APIClient()
     api.force_login(get_user_model().objects.get(username="alice"))
-    resent = api.post("/api/me/email/verification/")
-    assert resent.status_code == 503
-    assert resent.json()["error"]["code"] == "service_unavailable"
-    signup = APIClient().post(
-        "/api/auth/signup/", {"username": "bob", "password": PASSWORD, "email": "bob@example.com"}
-    )
-    assert signup.status_code == 201
-    assert signup.json()["email_sent"] is False
+    answer = api.post("/api/me/email/verification/")
+
+    assert "Too many mails for this address just now" in refused
+    assert (answer.status_code, answer.json()["error"]["code"]) == (429, "mail_capped")
+    assert int(answer["Retry-After"]) > 0
+
+
+def test_the_mail_task_sends_once_and_raises_for_a_server_that_does_not_answer(
+    mail_worker, settings
+) -> None:
+    """The task (run here, in this process) sends a mail once however often it runs, and a mail
+    server that does not answer raises the ``OSError`` it retries on; it has time limits."""
+    catcher, _ = mail_worker
+    catcher.messages.clear()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", free_port()  # nobody listens
+    mail = ("mail-1", "zoe@example.com", "Hello", "Hello zoe")
+    with pytest.raises(ConnectionRefusedError):
+        tasks.send_mail.run(*mail)
+
+    settings.EMAIL_PORT = catcher.port
+    assert tasks.send_mail.apply(args=mail).get() is True
+    assert tasks.send_mail.apply(args=mail).get() is False  # delivered again: not sent twice
+
+    assert body(catcher.wait_for("zoe@example.com")).strip() == "Hello zoe"
+    assert len(catcher.to("zoe@example.com")) == 1
+    assert OSError in tasks.send_mail.autoretry_for
+    assert (tasks.send_mail.soft_time_limit, tasks.send_mail.time_limit) == (20, 30)
 
 
 # The API
@@ -308,6 +370,7 @@ def test_the_api_resets_and_changes_passwords(inbox: Inbox) -> None:
         == 202
     )
     link = path_of(link_in(inbox.wait_for("alice@example.com", count=2)))
+    all_sent(inbox)
     assert inbox.to("bob@example.com") == []
     blank = APIClient().post("/api/auth/password-reset/", {"email": ""})
     assert (blank.status_code, blank.json()["error"]["field"]) == (400, "email")

@@ -8,8 +8,9 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from rest_framework.test import APIClient
 
+from games.accounts.bots import upgrade_to_bot
 from games.accounts.models import AccessToken, EmailVerification, PlayerRating, RatingChange
-from games.accounts.tokens import issue_token
+from games.accounts.tokens import issue_token, token_of
 from games.community.models import Comment, SiteRating
 from games.identity import Player
 from games.models import Game, Room, Seat
@@ -64,6 +65,33 @@ def test_the_data_file_holds_the_profile_ratings_games_and_comments(make_player)
     assert [player["name"] for player in record["players"]] == ["alice", "bob"]
     assert [comment["text"] for comment in data["comments"]] == ["Good game, bob"]
     assert client.get("/api/me/data/").json() == data
+
+
+def test_the_data_file_lists_the_tokens_without_secrets_and_the_bot_flag(make_player) -> None:
+    robo = get_user_model().objects.get(pk=make_player("robo").user_id)
+    upgrade_to_bot(user=robo)
+    token, secret = issue_token(user=robo, name="engine", scopes=["play", "read"])
+    client = signed_in(Player(user_id=robo.pk))
+    token_of(secret)  # used once: it has a last use
+    token.refresh_from_db()
+    assert token.last_used_at is not None
+
+    response = client.get("/api/me/data/")
+
+    data = response.json()
+    assert data["account"]["bot"] is True
+    assert data["access_tokens"] == [
+        {
+            "id": token.pk,
+            "name": "engine",
+            "prefix": secret[:8],
+            "scopes": ["play", "read"],
+            "created_at": token.created_at.isoformat(),
+            "last_used_at": token.last_used_at.isoformat(),
+        }
+    ]
+    assert secret not in response.content.decode()
+    assert token.key_hash not in response.content.decode()
 
 
 def test_the_data_file_needs_an_account() -> None:

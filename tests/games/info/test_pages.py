@@ -135,6 +135,24 @@ def test_multiplayer_page_has_the_table_of_rule_differences(language: str) -> No
     assert_written_in(language, html)
 
 
+FLAG_RULE = {
+    "en": "A player whose time runs out loses the game",
+    "ja": "持ち時間を使い切った人は、盤上の石の数にかかわらず負けです。",
+    "ru": "Игрок, у которого кончилось время, проигрывает",
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_rules_state_that_a_player_out_of_time_loses(language: str) -> None:
+    """Issue 14 §2: the usual Othello rule of the clock, said on the rules page, with the time
+    controls a room offers."""
+    prose = article(get(Client(), "how-to-play", language))
+    assert f"<b>{FLAG_RULE[language]}" in prose
+    for time_control in ("1+0", "3+2", "5+3", "10+0"):
+        assert time_control in settings.TIME_CONTROLS
+        assert time_control in prose
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_comment_rules_state_the_enforced_length_limit(language: str) -> None:
     html = get(Client(), "comment-rules", language)

@@ -1,9 +1,11 @@
 // The lobby page: the open seeks from the lobby's websocket (the server's list after every
 // change), accept one, offer one and wait for it to be accepted, quick pairing; a signed-in
-// player's challenges (sent and received, live over the same socket).
+// player's challenges (sent and received, live over the same socket); who is online (pushed
+// over it when that changes).
 import { api } from "./api.js";
 import { colorName, errorText, t } from "./i18n.js";
 import { LiveGame } from "./live.js";
+import { onlineText } from "./online.js";
 
 const $ = (id) => document.getElementById(id);
 const form = $("seek-form");
@@ -73,6 +75,10 @@ function draw(seeks) {
 function receive(message) {
   if (message.type === "challenge") {
     receiveChallenge(message.challenge);
+    return;
+  }
+  if (message.type === "online") {
+    $("lobby-online").textContent = onlineText(message.online);
     return;
   }
   if (message.type !== "seeks") return;

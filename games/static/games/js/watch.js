@@ -1,7 +1,8 @@
 // The watch page: the games between people being played now (rated first, then the most
-// watched) and who is at a board, from /api/watch/ every few seconds.
+// watched) and who is online, from /api/watch/ every few seconds.
 import { api } from "./api.js";
 import { t } from "./i18n.js";
+import { onlineText } from "./online.js";
 
 const $ = (id) => document.getElementById(id);
 const REFRESH_MS = 5000;
@@ -34,8 +35,7 @@ async function refresh() {
     const { games, online } = await api("GET", "/api/watch/");
     $("live-games").replaceChildren(...games.map(row));
     $("live-empty").textContent = games.length ? "" : t("watch.empty");
-    const who = [...online.names, ...(online.guests ? [t("watch.guests", { count: online.guests })] : [])];
-    $("online").textContent = who.length ? t("watch.online", { names: who.join(", ") }) : "";
+    $("online").textContent = onlineText(online);
     $("watch-app").dataset.ready = "true";
   } catch {
     // the next refresh tries again
