@@ -407,10 +407,11 @@ def finish(*, game: Game, result: presenters.GameResult) -> None:
 def finishing_ranks(*, variant: Variant, result: presenters.GameResult) -> tuple[int, ...]:
     """Each colour's place (1 first, ties share a place): the winner first, then the others by
     the variant's own count (tournament discs, or discs after a resignation); who resigned
-    comes last."""
+    or ran out of time comes last, whatever their discs."""
     names = list(result["discs"])
     counts = result["tournament"] or result["discs"]
-    left = {index: counts[name] for index, name in enumerate(names) if name != result["resigned"]}
+    forfeited = result["resigned"] or result["flagged"]
+    left = {index: counts[name] for index, name in enumerate(names) if name != forfeited}
     ranks = [len(names)] * len(names)
     place = 1
     while left:
