@@ -407,8 +407,10 @@ def finish(*, game: Game, result: presenters.GameResult) -> None:
 def finishing_ranks(*, variant: Variant, result: presenters.GameResult) -> tuple[int, ...]:
     """Each colour's place (1 first, ties share a place): the winner first, then the others by
     the variant's own count (tournament discs, or discs after a resignation); who resigned
-    or ran out of time comes last, whatever their discs."""
+    or ran out of time comes last, whatever their discs; a draw agreed by all shares first place."""
     names = list(result["discs"])
+    if result["reason"] == "agreement":
+        return (1,) * len(names)
     counts = result["tournament"] or result["discs"]
     forfeited = result["resigned"] or result["flagged"]
     left = {index: counts[name] for index, name in enumerate(names) if name != forfeited}
