@@ -301,10 +301,11 @@ class GameConsumer(CountedSocket):
             )
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """Decode a client message; junk (bad JSON, binary frames) gets an error, not a crash."""
+        """Decode a client message; junk (bad JSON, JSON nested too deep for the decoder,
+        binary frames) gets an error, not a crash."""
         try:
             content = json.loads(text_data) if text_data else None
-        except ValueError:
+        except (ValueError, RecursionError):
             content = None
         await self.receive_json(content)
 

@@ -77,6 +77,25 @@ async def _spectator_gets_the_state_and_every_move(alice) -> None:
     await socket.disconnect()
 
 
+def test_json_nested_too_deep_is_answered_as_junk_and_the_socket_stays(alice) -> None:
+    async_to_sync(_json_nested_too_deep_is_answered_as_junk_and_the_socket_stays)(alice)
+
+
+async def _json_nested_too_deep_is_answered_as_junk_and_the_socket_stays(alice) -> None:
+    """A frame nested past the JSON decoder's recursion limit (a RecursionError, not a
+    ValueError) gets ``bad_message`` like any junk; it closed the socket with no close frame."""
+    _, player = await token_player(alice)
+    game = await new_local_game(player)
+    socket = communicator(f"/ws/games/{game.public_id}/")
+    assert (await socket.connect())[0]
+    first = await socket.receive_json_from()
+    await socket.send_to(text_data="[" * 100_000 + "]" * 100_000)
+    assert (await socket.receive_json_from())["error"]["code"] == "bad_message"
+    await socket.send_json_to({"type": "sync", "version": first["version"]})
+    assert (await socket.receive_json_from())["type"] == "synced"
+    await socket.disconnect()
+
+
 def test_a_players_connection_drives_presence(alice) -> None:
     async_to_sync(_a_players_connection_drives_presence)(alice)
 
