@@ -372,8 +372,10 @@ class AccountView(APIView):
 
 class EmailView(AccountView):
     """Set, change or remove (``""``) the account's e-mail address; a new address is mailed a
-    link that verifies it."""
+    link that verifies it. No access token may (``write_scope = None``): the address receives
+    the password reset links, so a leaked token would take the whole account over."""
 
+    write_scope = None
     throttle_scope = "mail"
 
     @extend_schema(
