@@ -128,6 +128,9 @@ class SignupView(APIView):
         if guest:
             enforce_csrf(request)
         user_model = get_user_model()
+        # Names differing only in case are one name, as the sign-up page (Django's form) says.
+        if user_model.objects.filter(username__iexact=data["username"]).exists():
+            raise ServiceError("username_taken", field="username")
         candidate = user_model(username=data["username"])
         _check_password_strength(data["password"], candidate)
         try:
