@@ -50,7 +50,7 @@ def create_cpu_game(
     if rated and undo_allowed:
         raise ServiceError("rated_no_undo", field="undo")
     seed = steps.new_seed()
-    parsed, board = starting_board(variant=variant, seed=seed, start=from_position)
+    parsed, board = starting_board(variant=variant, seed=seed, start=from_position, rated=rated)
     human = steps.color_index(color=color, players=parsed.players, rng=random.Random(seed))
     with transaction.atomic():
         _refuse_too_many_cpu_games(player=player)
@@ -106,11 +106,16 @@ def create_local_game(
     return game
 
 
-def starting_board(*, variant: object, seed: int, start: str) -> tuple[Variant, Board | None]:
+def starting_board(
+    *, variant: object, seed: int, start: str, rated: bool = False
+) -> tuple[Variant, Board | None]:
     """The variant and, for a game begun from the OBF position ``start``, its board (an OBF
-    position is standard 8x8 reversi, so no other variant goes with it)."""
+    position is standard 8x8 reversi, so no other variant goes with it). Such a game is never
+    ``rated``: its creator picks the position (one move from a wipe-out, say)."""
     if not start:
         return parse_variant(data=variant, seed=seed), None
+    if rated:
+        raise ServiceError("rated_from_position", field="start")
     if variant not in ({}, None):
         raise ServiceError("start_with_variant", field="variant")
     try:
