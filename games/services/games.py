@@ -113,7 +113,9 @@ def starting_board(
     position is standard 8x8 reversi, so no other variant goes with it). Such a game is never
     ``rated``: its creator picks the position (one move from a wipe-out, say)."""
     if not start:
-        return parse_variant(data=variant, seed=seed), None
+        parsed = parse_variant(data=variant, seed=seed)
+        refuse_rated_handicap(variant=parsed, rated=rated)
+        return parsed, None
     if rated:
         raise ServiceError("rated_from_position", field="start")
     if variant not in ({}, None):
@@ -125,6 +127,13 @@ def starting_board(
     if board.is_game_over():
         raise ServiceError("start_game_over", field="start")
     return board.variant, board
+
+
+def refuse_rated_handicap(*, variant: Variant, rated: bool) -> None:
+    """Corners given before play are an advantage the ratings know nothing of: a game with a
+    handicap is never rated (``rated_handicap``)."""
+    if rated and variant.handicap:
+        raise ServiceError("rated_handicap", field="variant.handicap")
 
 
 def parse_variant(*, data: object, seed: int) -> Variant:
