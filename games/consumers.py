@@ -22,6 +22,8 @@ address ``WEBSOCKETS_PER_ADDRESS``).
 import asyncio
 import functools
 import json
+import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from urllib.parse import urlsplit
 
@@ -31,7 +33,7 @@ from django.conf import settings
 from django.db import close_old_connections
 from django.urls import path, re_path
 
-from games import presenters, selectors
+from games import policy, presenters, selectors
 from games.accounts.tokens import TokenAuthentication, token_of
 from games.identity import Player, player_from_session
 from games.services import cpu, events, presence, watching
@@ -243,6 +245,7 @@ class GameConsumer(CountedSocket):
     player: Player | None = None
     version = -1  # the newest version sent to this viewer
     seats: list[int] = []  # the colours whose presence this connection keeps (none: a spectator)
+    syncs: deque[float]  # when its latest resyncs were asked (``policy.SOCKET_SYNCS`` at most)
     view = events.SPECTATOR  # its key in an event's texts (presenters.viewer_key)
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
@@ -251,6 +254,7 @@ class GameConsumer(CountedSocket):
             await refuse_with_not_found(scope, receive, send)
             return
         self.game_id = game_id
+        self.syncs = deque(maxlen=policy.SOCKET_SYNCS)
         await super().__call__(scope, receive, send)
 
     async def connect(self) -> None:
@@ -310,12 +314,26 @@ class GameConsumer(CountedSocket):
         await self.receive_json(content)
 
     async def receive_json(self, content: object, **kwargs: object) -> None:
-        """``{"type": "sync", "version": v}``: ``synced`` when ``v`` is current, else the state."""
+        """``{"type": "sync", "version": v}``: ``synced`` when ``v`` is current, else the state;
+        past ``policy.SOCKET_SYNCS`` in a window, ``too_many_syncs`` (nothing read)."""
         if not isinstance(content, dict) or content.get("type") != "sync":
             await self.send_json(
                 {"type": "error", "error": {"code": "bad_message", "message": "Send sync."}}
             )
             return
+        now = time.monotonic()
+        if (
+            len(self.syncs) == policy.SOCKET_SYNCS
+            and now - self.syncs[0] < policy.SOCKET_SYNC_WINDOW
+        ):
+            await self.send_json(
+                {
+                    "type": "error",
+                    "error": {"code": "too_many_syncs", "message": "Too many syncs: wait."},
+                }
+            )
+            return
+        self.syncs.append(now)
         state = await _current_state(self.game_id, self.player)
         if content.get("version") == state["version"] or (
             "version" not in content and content.get("ply") == state["ply"]
