@@ -21,6 +21,8 @@ address ``WEBSOCKETS_PER_ADDRESS``).
 
 import asyncio
 import json
+import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from urllib.parse import urlsplit
 
@@ -28,7 +30,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.urls import path, re_path
 
-from games import presenters, selectors
+from games import policy, presenters, selectors
 from games.identity import Player, player_from_session
 from games.services import cpu, events, presence, watching
 from games.shared import presence as presence_store
@@ -226,6 +228,7 @@ class GameConsumer(CountedSocket):
     player: Player | None = None
     version = -1  # the newest version sent to this viewer
     seats: list[int] = []  # the colours whose presence this connection keeps (none: a spectator)
+    syncs: deque[float]  # when its latest resyncs were asked (``policy.SOCKET_SYNCS`` at most)
     view = events.SPECTATOR  # its key in an event's texts (presenters.viewer_key)
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
@@ -234,6 +237,7 @@ class GameConsumer(CountedSocket):
             await refuse_with_not_found(scope, receive, send)
             return
         self.game_id = game_id
+        self.syncs = deque(maxlen=policy.SOCKET_SYNCS)
         await super().__call__(scope, receive, send)
 
     async def connect(self) -> None:
@@ -284,20 +288,35 @@ class GameConsumer(CountedSocket):
             )
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """Decode a client message; junk (bad JSON, binary frames) gets an error, not a crash."""
+        """Decode a client message; junk (bad JSON, JSON nested too deep for the decoder,
+        binary frames) gets an error, not a crash."""
         try:
             content = json.loads(text_data) if text_data else None
-        except ValueError:
+        except (ValueError, RecursionError):
             content = None
         await self.receive_json(content)
 
     async def receive_json(self, content: object, **kwargs: object) -> None:
-        """``{"type": "sync", "version": v}``: ``synced`` when ``v`` is current, else the state."""
+        """``{"type": "sync", "version": v}``: ``synced`` when ``v`` is current, else the state;
+        past ``policy.SOCKET_SYNCS`` in a window, ``too_many_syncs`` (nothing read)."""
         if not isinstance(content, dict) or content.get("type") != "sync":
             await self.send_json(
                 {"type": "error", "error": {"code": "bad_message", "message": "Send sync."}}
             )
             return
+        now = time.monotonic()
+        if (
+            len(self.syncs) == policy.SOCKET_SYNCS
+            and now - self.syncs[0] < policy.SOCKET_SYNC_WINDOW
+        ):
+            await self.send_json(
+                {
+                    "type": "error",
+                    "error": {"code": "too_many_syncs", "message": "Too many syncs: wait."},
+                }
+            )
+            return
+        self.syncs.append(now)
         state = await _current_state(self.game_id, self.player)
         if content.get("version") == state["version"] or (
             "version" not in content and content.get("ply") == state["ply"]

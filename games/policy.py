@@ -52,6 +52,12 @@ ONLINE_ANNOUNCE_EVERY = timedelta(seconds=5)
 STREAM_KEEPALIVE = 5.0
 STREAMS_PER_ACCOUNT = 8
 
+# A game socket's resyncs (games.consumers): each stale one reads and sends the whole state, so
+# a socket gets at most this many in any window of this many seconds (a client resyncs on a gap
+# only); beyond, an error without a read.
+SOCKET_SYNCS = 10
+SOCKET_SYNC_WINDOW = 10.0
+
 
 def takeover_allowed_at(absent_since: datetime) -> datetime:
     """When the CPU may take the seat of a player away since ``absent_since``."""

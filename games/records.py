@@ -18,6 +18,7 @@ from ai_worker.engine.records import (
     RecordedMove,
     RecordError,
     Result,
+    TimeControl,
     record_to_json,
     write_ggf,
     write_transcript,
@@ -25,6 +26,7 @@ from ai_worker.engine.records import (
 from games import presenters, selectors
 from games.models import Game
 from games.public import game_ratings
+from games.shared import time_controls
 from games.shared.errors import Conflict, ServiceError
 from games.shared.personal_data import personal_data_requested
 
@@ -42,10 +44,15 @@ class Export:
 
 def game_record(game: Game, *, site: str | None = None) -> GameRecord:
     """The record of ``game`` (seats and moves prefetched or not): its variant, start, moves,
-    players with the ratings they had when a rated game began, date, site and result."""
+    players with the ratings they had when a rated game began, its clock (the seconds left
+    on the mover's clock after each move), date, site and result."""
     variant = Variant.from_json(game.variant)
-    board = selectors.board_after(game, [entry.notation for entry in game.moves.all()])
-    moves = tuple(RecordedMove(move) for move in board.move_stack)
+    stored = list(game.moves.all())
+    board = selectors.board_after(game, [entry.notation for entry in stored])
+    moves = tuple(
+        RecordedMove(move, remaining=_seconds_left(entry.clock_ms, entry.color))
+        for move, entry in zip(board.move_stack, stored, strict=True)
+    )
     ratings = game_ratings(game.pk)
     players = tuple(
         Player(presenters.seat_name(seat) or "-", ratings.get(seat.user_id or 0))
@@ -56,10 +63,26 @@ def game_record(game: Game, *, site: str | None = None) -> GameRecord:
         moves=moves,
         start=game.start_position or None,
         players=players if len(players) == variant.players else (),
+        time_control=_time_control(game),
         date=game.created_at,
         site=site,
         result=_result(game, board),
     )
+
+
+def _time_control(game: Game) -> TimeControl | None:
+    """The record's clock: seconds each and added per move (correspondence, days per move
+    with the allowance renewed, has no such form: none)."""
+    if not game.time_control:
+        return None
+    control = time_controls.TimeControl.parse(game.time_control)
+    if control.correspondence:
+        return None
+    return TimeControl(control.initial_ms / 1000, control.increment_ms / 1000)
+
+
+def _seconds_left(clock_ms: list[int] | None, color: int) -> float | None:
+    return None if not clock_ms else clock_ms[color] / 1000
 
 
 def export(game: Game, export_format: str, *, site: str | None = None) -> Export:

@@ -128,6 +128,9 @@ class SignupView(APIView):
         if guest:
             enforce_csrf(request)
         user_model = get_user_model()
+        # Names differing only in case are one name, as the sign-up page (Django's form) says.
+        if user_model.objects.filter(username__iexact=data["username"]).exists():
+            raise ServiceError("username_taken", field="username")
         candidate = user_model(username=data["username"])
         _check_password_strength(data["password"], candidate)
         try:
@@ -372,8 +375,10 @@ class AccountView(APIView):
 
 class EmailView(AccountView):
     """Set, change or remove (``""``) the account's e-mail address; a new address is mailed a
-    link that verifies it."""
+    link that verifies it. No access token may (``write_scope = None``): the address receives
+    the password reset links, so a leaked token would take the whole account over."""
 
+    write_scope = None
     throttle_scope = "mail"
 
     @extend_schema(

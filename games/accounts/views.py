@@ -11,11 +11,23 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.accounts import emails, personal_data, selectors, tokens
 from games.accounts.forms import DeleteAccountForm, EmailForm, SignupForm, TokenForm
 from games.shared.errors import ServiceError
+
+# The rating classes as the pages name them (addresses and the API keep the codes).
+RATING_CLASS_LABELS = {
+    "bullet": pgettext_lazy("rating class", "Bullet"),
+    "blitz": pgettext_lazy("rating class", "Blitz"),
+    "rapid": pgettext_lazy("rating class", "Rapid"),
+    "classical": pgettext_lazy("rating class", "Classical"),
+    "correspondence": pgettext_lazy("rating class", "Correspondence"),
+    "untimed": pgettext_lazy("rating class", "Untimed"),
+    "tables": pgettext_lazy("rating class", "3-4 players"),
+}
 
 
 @require_http_methods(["GET", "POST"])
@@ -88,7 +100,10 @@ def _profile_page(
 ) -> HttpResponse:
     profile = selectors.player_profile(user)
     own = request.user.is_authenticated and request.user.pk == user.pk
-    context = {"profile": profile, "own": own}
+    ratings = [
+        (rating, RATING_CLASS_LABELS[rating["rating_class"]]) for rating in profile["ratings"]
+    ]
+    context = {"profile": profile, "ratings": ratings, "own": own}
     if own:
         context["email"] = emails.email_of(user)
         context["email_verified"] = emails.is_verified(user)
@@ -177,7 +192,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         raise Http404
     context = {
         "rating_class": rating_class,
-        "classes": selectors.RATING_CLASSES,
+        "classes": [(name, RATING_CLASS_LABELS[name]) for name in selectors.RATING_CLASSES],
         "players": selectors.leaderboard(rating_class),
     }
     return render(request, "accounts/leaderboard.html", context)

@@ -31,8 +31,10 @@ def create_challenge(
         raise NotFound("player_not_found", field="username", username=username)
     if addressee.pk == player.user_id:
         raise ServiceError("challenge_yourself", field="username")
-    if games.parse_variant(data=variant, seed=steps.new_seed()).players != 2:
+    parsed = games.parse_variant(data=variant, seed=steps.new_seed())
+    if parsed.players != 2:
         raise ServiceError("challenge_two_players", field="variant.players")
+    games.refuse_rated_handicap(variant=parsed, rated=rated)
     if color != "random":
         steps.color_index(color=color, players=2)
     control = rooms.parse_time_control(text=time_control)

@@ -50,7 +50,7 @@ def create_cpu_game(
     if rated and undo_allowed:
         raise ServiceError("rated_no_undo", field="undo")
     seed = steps.new_seed()
-    parsed, board = starting_board(variant=variant, seed=seed, start=from_position)
+    parsed, board = starting_board(variant=variant, seed=seed, start=from_position, rated=rated)
     human = steps.color_index(color=color, players=parsed.players, rng=random.Random(seed))
     with transaction.atomic():
         _refuse_too_many_cpu_games(player=player)
@@ -106,11 +106,18 @@ def create_local_game(
     return game
 
 
-def starting_board(*, variant: object, seed: int, start: str) -> tuple[Variant, Board | None]:
+def starting_board(
+    *, variant: object, seed: int, start: str, rated: bool = False
+) -> tuple[Variant, Board | None]:
     """The variant and, for a game begun from the OBF position ``start``, its board (an OBF
-    position is standard 8x8 reversi, so no other variant goes with it)."""
+    position is standard 8x8 reversi, so no other variant goes with it). Such a game is never
+    ``rated``: its creator picks the position (one move from a wipe-out, say)."""
     if not start:
-        return parse_variant(data=variant, seed=seed), None
+        parsed = parse_variant(data=variant, seed=seed)
+        refuse_rated_handicap(variant=parsed, rated=rated)
+        return parsed, None
+    if rated:
+        raise ServiceError("rated_from_position", field="start")
     if variant not in ({}, None):
         raise ServiceError("start_with_variant", field="variant")
     try:
@@ -120,6 +127,13 @@ def starting_board(*, variant: object, seed: int, start: str) -> tuple[Variant, 
     if board.is_game_over():
         raise ServiceError("start_game_over", field="start")
     return board.variant, board
+
+
+def refuse_rated_handicap(*, variant: Variant, rated: bool) -> None:
+    """Corners given before play are an advantage the ratings know nothing of: a game with a
+    handicap is never rated (``rated_handicap``)."""
+    if rated and variant.handicap:
+        raise ServiceError("rated_handicap", field="variant.handicap")
 
 
 def parse_variant(*, data: object, seed: int) -> Variant:
@@ -407,10 +421,13 @@ def finish(*, game: Game, result: presenters.GameResult) -> None:
 def finishing_ranks(*, variant: Variant, result: presenters.GameResult) -> tuple[int, ...]:
     """Each colour's place (1 first, ties share a place): the winner first, then the others by
     the variant's own count (tournament discs, or discs after a resignation); who resigned
-    comes last."""
+    or ran out of time comes last, whatever their discs; a draw agreed by all shares first place."""
     names = list(result["discs"])
+    if result["reason"] == "agreement":
+        return (1,) * len(names)
     counts = result["tournament"] or result["discs"]
-    left = {index: counts[name] for index, name in enumerate(names) if name != result["resigned"]}
+    forfeited = result["resigned"] or result["flagged"]
+    left = {index: counts[name] for index, name in enumerate(names) if name != forfeited}
     ranks = [len(names)] * len(names)
     place = 1
     while left:

@@ -40,7 +40,9 @@ def create_room(
     played between accounts only (no CPU seat, no guest; rooms offer no hint or undo either
     way); ``from_position`` is an OBF position to begin at."""
     seed = steps.new_seed()
-    parsed, board = games.starting_board(variant=variant, seed=seed, start=from_position)
+    parsed, board = games.starting_board(
+        variant=variant, seed=seed, start=from_position, rated=rated
+    )
     control = parse_time_control(text=time_control)
     specs = seats if seats else [SeatSpec(Seat.Kind.HUMAN)] * parsed.players
     if len(specs) != parsed.players:

@@ -54,6 +54,8 @@ MESSAGES: Mapping[str, Promise] = {
     "rated_no_hint": _("Hints are not available in a rated game."),
     "rated_no_undo": _("Undo is not available in a rated game."),
     "rated_not_available": _("A hot-seat game cannot be rated."),
+    "rated_from_position": _("A game begun from a position cannot be rated."),
+    "rated_handicap": _("A game with a handicap cannot be rated."),
     # records
     "export_not_finished": _("A game is exported once it has ended."),
     "export_unsupported": _("This game cannot be written in that format: %(detail)s."),

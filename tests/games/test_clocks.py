@@ -14,6 +14,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games import presenters, tasks
+from games.accounts.models import RatingChange
 from games.models import Game, Move
 from games.services import games, rooms
 from games.shared.time_controls import TimeControl, TimeControlError
@@ -152,6 +153,20 @@ def test_a_move_after_the_flag_is_refused_and_the_game_ends_on_time(alice, bob) 
     assert game.result["flagged"] == "black"
     assert not Move.objects.filter(game=game).exists()
     assert move(black, state, "f5", 0).json()["error"]["code"] == "out_of_time"
+
+
+def test_the_player_out_of_time_loses_the_rated_game_even_with_more_discs(alice, bob) -> None:
+    (black, _), (white, _) = alice, bob
+    state = timed_room(black, white, "1+0", rated=True)
+    for ply, notation in enumerate(["d3", "e3", "f3", "c3"]):  # black then leads 5 to 3
+        assert move((black, white)[ply % 2], state, notation, ply).status_code == 201
+    game = game_of(state)
+    turn_began(game, 61)
+    assert tasks.flag(game.pk, 4) is True
+    game.refresh_from_db()
+    assert (game.result["flagged"], game.result["winner"]) == ("black", "white")
+    scores = dict(RatingChange.objects.values_list("user__username", "score"))
+    assert scores == {"alice": 0.0, "bob": 1.0}  # a loss, not a win (nor a draw) on the discs
 
 
 def test_reading_an_overdue_game_ends_it_on_time(alice, bob, guest) -> None:

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.backends.db import SessionStore
 
+from games import policy
 from games.accounts.tokens import issue_token
 from games.identity import GUEST_SESSION_KEY, Player
 from games.models import Game
@@ -29,6 +30,13 @@ async def receive_until(socket: Socket, kind: str) -> dict:
         message = await socket.receive_json_from(timeout=5)
         if message["type"] == kind:
             return message
+
+
+async def reply(socket: Socket) -> dict:
+    """The next message that answers the client (presence events come unasked)."""
+    while (message := await socket.receive_json_from(timeout=5))["type"] == "presence":
+        pass
+    return message
 
 
 @database_sync_to_async
@@ -74,6 +82,47 @@ async def _spectator_gets_the_state_and_every_move(alice) -> None:
     assert (await socket.receive_json_from())["error"]["code"] == "bad_message"
     await socket.send_to(bytes_data=b"\x00")
     assert (await socket.receive_json_from())["error"]["code"] == "bad_message"
+    await socket.disconnect()
+
+
+def test_json_nested_too_deep_is_answered_as_junk_and_the_socket_stays(alice) -> None:
+    async_to_sync(_json_nested_too_deep_is_answered_as_junk_and_the_socket_stays)(alice)
+
+
+async def _json_nested_too_deep_is_answered_as_junk_and_the_socket_stays(alice) -> None:
+    """A frame nested past the JSON decoder's recursion limit (a RecursionError, not a
+    ValueError) gets ``bad_message`` like any junk; it closed the socket with no close frame."""
+    _, player = await token_player(alice)
+    game = await new_local_game(player)
+    socket = communicator(f"/ws/games/{game.public_id}/")
+    assert (await socket.connect())[0]
+    first = await socket.receive_json_from()
+    await socket.send_to(text_data="[" * 100_000 + "]" * 100_000)
+    assert (await reply(socket))["error"]["code"] == "bad_message"
+    await socket.send_json_to({"type": "sync", "version": first["version"]})
+    assert (await reply(socket))["type"] == "synced"
+    await socket.disconnect()
+
+
+def test_a_flood_of_syncs_is_refused_without_reading_the_game(alice) -> None:
+    async_to_sync(_a_flood_of_syncs_is_refused_without_reading_the_game)(alice)
+
+
+async def _a_flood_of_syncs_is_refused_without_reading_the_game(alice) -> None:
+    """Each stale sync reads and sends the whole state: one anonymous client's 8 sockets
+    sending them without pause tripled the server's answer times. A socket gets
+    ``policy.SOCKET_SYNCS`` of them per window; beyond, a ``too_many_syncs`` error and no read."""
+    _, player = await token_player(alice)
+    game = await new_local_game(player)
+    socket = communicator(f"/ws/games/{game.public_id}/")
+    assert (await socket.connect())[0]
+    await socket.receive_json_from()
+    for _ in range(policy.SOCKET_SYNCS + 5):
+        await socket.send_json_to({"type": "sync", "version": 0})
+    answers = [await reply(socket) for _ in range(policy.SOCKET_SYNCS + 5)]
+    assert [a["type"] for a in answers[: policy.SOCKET_SYNCS]] == ["state"] * policy.SOCKET_SYNCS
+    assert {a["type"] for a in answers[policy.SOCKET_SYNCS :]} == {"error"}
+    assert answers[-1]["error"]["code"] == "too_many_syncs"
     await socket.disconnect()
 
 

@@ -154,3 +154,25 @@ def test_a_game_between_people_ended_before_each_has_moved_is_not_rated(make_acc
     games.play_move(player=bob, game_id=counted.pk, notation="d6", ply=1)
     games.resign(player=bob, game_id=counted.pk)
     assert RatingChange.objects.filter(game=counted).count() == 2
+
+
+def test_a_handicap_game_is_never_rated(alice, bob) -> None:
+    """Corners given before play are an advantage the ratings do not know of: four of them
+    against the CPU (a fixed rating) or a friend were rated as an even game."""
+    (client, _), (other, _) = alice, bob
+    handicap = {"handicap": 4, "handicap_color": "black"}
+    for path, body in (
+        ("/api/games/", {"mode": "cpu", "level": "strong", "rated": True, "variant": handicap}),
+        ("/api/rooms/", {"rated": True, "variant": handicap}),
+        ("/api/lobby/seeks/", {"rated": True, "variant": handicap}),
+        ("/api/challenges/", {"username": "bob", "rated": True, "variant": handicap}),
+    ):
+        response = client.post(path, body, format="json")
+        assert response.status_code == 400, path
+        assert response.json()["error"] == {
+            "code": "rated_handicap",
+            "message": "A game with a handicap cannot be rated.",
+            "field": "variant.handicap",
+        }, path
+    assert create(client, mode="cpu", variant=handicap)["rated"] is False
+    assert other.post("/api/challenges/", {"username": "alice"}, format="json").status_code == 201

@@ -131,3 +131,23 @@ def test_a_bad_start_position_is_a_clear_400(guest, body: dict, code: str, field
     response = guest.post("/api/games/", {"mode": "cpu", **body}, format="json")
     assert response.status_code == 400
     assert (response.json()["error"]["code"], response.json()["error"]["field"]) == (code, field)
+
+
+def test_a_game_from_a_position_is_never_rated(make_account) -> None:
+    """A position is anything its creator likes: one move from wiping out the strong CPU (rated
+    2000) gained an account 542 points in one request. Such a game is refused as rated, versus
+    the CPU and in a room."""
+    client, _ = make_account("alice")
+    one_move_wipe_out = "XO" + "-" * 62 + " X"
+    cpu = {"mode": "cpu", "level": "strong", "rated": True, "start": one_move_wipe_out}
+    response = client.post("/api/games/", cpu, format="json")
+    assert response.status_code == 400
+    assert response.json()["error"] == {
+        "code": "rated_from_position",
+        "message": "A game begun from a position cannot be rated.",
+        "field": "start",
+    }
+    room = client.post("/api/rooms/", {"rated": True, "start": one_move_wipe_out}, format="json")
+    assert (room.status_code, room.json()["error"]["code"]) == (400, "rated_from_position")
+    casual = client.post("/api/games/", {**cpu, "rated": False}, format="json")
+    assert casual.status_code == 201

@@ -84,6 +84,19 @@ def test_a_draw_offered_and_accepted_ends_the_game_drawn_and_rated(alice, bob) -
     assert RatingChange.objects.filter(score=0.5).count() == 2
 
 
+def test_an_agreed_draw_is_rated_a_draw_whoever_has_more_discs(alice, bob) -> None:
+    (black, _), (white, _) = alice, bob
+    state = room_game(black, white, rated=True)
+    for ply, notation in enumerate(["d3", "e3", "f3", "c3"]):  # black then leads 5 to 3
+        state = post((black, white)[ply % 2], state, "moves", {"move": notation, "ply": ply}).json()
+    post(black, state, "draw", {"action": "offer"})
+    accepted = post(white, state, "draw", {"action": "accept"}).json()
+    assert accepted["result"]["discs"] == {"black": 5, "white": 3}
+    assert accepted["result"]["draw"] is True
+    scores = dict(RatingChange.objects.values_list("user__username", "score"))
+    assert scores == {"alice": 0.5, "bob": 0.5}  # not a win for the one ahead on discs
+
+
 def test_offering_when_the_opponent_has_offered_accepts(alice, bob) -> None:
     (black, _), (white, _) = alice, bob
     state = room_game(black, white)

@@ -226,3 +226,24 @@ def test_games_ended_by_agreement_on_time_or_aborted_export(make_player, ending,
     assert (result and (result.reason, result.winner, result.loser)) == expected
     lines, more = records.ndjson_chunk(alice.user_id, after=None, site=None)  # the bulk export's
     assert (json.loads(lines)["id"], more) == (game.public_id, None)
+
+
+def test_a_timed_games_exports_carry_its_clock(make_player) -> None:
+    """Issue 14 §4: GGF with the clocks. The exports dropped the time control (GGF ``TI``, the
+    JSON ``time_control``) and the clock times every move stores."""
+    alice, bob = make_player("alice"), make_player("bob")
+    game = room_game(alice, bob, time_control="3+2")
+    games.play_move(player=alice, game_id=game.pk, notation="f5", ply=0)
+    games.play_move(player=bob, game_id=game.pk, notation="d6", ply=1)
+    games.resign(player=alice, game_id=game.pk)
+    [record] = read_ggf(export(game.public_id, "ggf").content.decode())
+    assert record.time_control is not None
+    assert (record.time_control.initial, record.time_control.increment) == (180.0, 2.0)
+    exported = json.loads(export(game.public_id, "json").content)
+    form = record_from_json({k: v for k, v in exported.items() if k not in ("id", "rated")})
+    assert form.time_control == record.time_control
+    remaining = [move.remaining for move in form.moves]
+    assert all(left is not None and 170 <= left <= 182 for left in remaining), remaining
+    untimed = room_game(alice, bob)
+    games.resign(player=alice, game_id=untimed.pk)
+    assert read_ggf(export(untimed.public_id, "ggf").content.decode())[0].time_control is None

@@ -102,3 +102,19 @@ def test_profile_pages_are_translated(make_player) -> None:
     client = Client(headers={"accept-language": "ja"})
     assert "レーティング" in client.get("/players/alice/").content.decode()
     assert "ログイン" in client.get("/accounts/login/").content.decode()
+
+
+@pytest.mark.parametrize(
+    ("language", "blitz", "untimed"),
+    [("en", "Blitz", "Untimed"), ("ja", "ブリッツ", "持ち時間なし"), ("ru", "Блиц", "Без часов")],
+)
+def test_the_rating_classes_are_named_in_the_pages_language(language, blitz, untimed) -> None:
+    """The leaderboard's and the profile's class names are translated (they were the API's
+    codes, "blitz", "untimed", on Japanese and Russian pages too); the links keep the codes."""
+    get_user_model().objects.create_user("alice", password="a long passphrase")
+    browser = Client(HTTP_ACCEPT_LANGUAGE=language)
+    board = browser.get("/leaderboard/").content.decode()
+    assert f'<a href="?rating_class=blitz">{blitz}</a>' in board
+    assert f">{untimed}</a>" in board
+    profile = browser.get("/players/alice/").content.decode()
+    assert f'?rating_class=untimed">{untimed}</a>' in profile

@@ -238,10 +238,23 @@ def test_the_account_endpoints_keep_the_token_scopes() -> None:
     reader = with_token(user, "read")
     assert reader.get("/api/me/data/").status_code == 200
     for path, body in (
-        ("/api/me/email/", {"email": "alice@example.com"}),
         ("/api/me/password/", {"old_password": PASSWORD, "new_password": "another passphrase"}),
         ("/api/me/delete/", {"password": PASSWORD}),
     ):
         assert error_of(reader.post(path, body, format="json"))[:2] == (403, "token_scope"), path
     assert get_user_model().objects.get(pk=user.pk).check_password(PASSWORD)
     assert with_token(user, "play").get("/api/me/data/").status_code == 403  # no "read"
+
+
+def test_no_token_changes_the_address_that_password_resets_go_to() -> None:
+    """A leaked "play" token (a bot's) must not take the account over: a new address of the
+    attacker's, verified, would get the password reset link. Only a signed-in browser (the
+    password's holder) changes it, as with tokens."""
+    browser, user = account("alice")
+    for scopes in (("read",), ("play",), ("read", "play", "challenge")):
+        answer = with_token(user, *scopes).post(
+            "/api/me/email/", {"email": "mallory@example.com"}, format="json"
+        )
+        assert error_of(answer)[:2] == (403, "token_not_allowed"), scopes
+    assert get_user_model().objects.get(pk=user.pk).email == ""
+    assert browser.post("/api/me/email/", {"email": ""}, format="json").status_code == 200
