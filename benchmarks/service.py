@@ -319,6 +319,7 @@ def table(runs: list[Run]) -> str:
     ]
     rows += [
         ("events out of order", lambda run: str(run.figures.out_of_order)),
+        ("retries (transient connection errors)", lambda run: str(run.figures.retries)),
         ("errors", lambda run: str(len(run.figures.errors))),
     ]
     lines = [
