@@ -52,7 +52,7 @@ from benchmarks.loadtest import HOT_SEAT, Figures, percentile
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
-START_TIMEOUT = 120
+START_TIMEOUT = 300  # seconds: the stack imports Django and numba on a machine that may be loaded
 PUSH_P99_TARGET = 0.100  # seconds: the knee is the first step whose push p99 is above it
 KNEE_STEPS = "50,100,200,300,400,500,600"
 PAUSE = 5.0  # seconds between two scenarios, for the queues to drain
