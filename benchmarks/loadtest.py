@@ -19,7 +19,11 @@ printed at the end:
 - out of order: websocket events whose version is not one more than the last one seen (each
   such gap is resynced, as the README's protocol says);
 - baseline: ``GET /healthz`` round trips measured all along the run, to read the figures as
-  ratios on a noisy machine.
+  ratios on a noisy machine;
+- retries: requests sent again after a transient connection error (``httpx.TransportError``:
+  a kept-alive connection the server closed as the client reused it, a reset, a timeout), at
+  most ``RETRIES`` times each, counted apart from the errors. A move sent again is safe: the
+  server answers a move repeated at its ply with the game as it is (README, Faults).
 
 ``--drop-every S`` makes it a soak: each client drops its socket at random (about every S
 seconds, half of the times without a closing handshake) and opens it again, and plays one game
@@ -53,6 +57,8 @@ from ai_worker.levels import LEVELS
 
 STAGGER = 0.05
 BASELINE_EVERY = 0.25  # seconds between two GET /healthz of the baseline
+RETRIES = 3  # times a request is sent again after a transient connection error
+RETRY_PAUSE = 0.2  # seconds before the first retry, doubled before each next one
 HOT_SEAT = "hot-seat"
 # A JSON object of the API or the websocket (a game state, an event).
 Message = dict[str, Any]
@@ -70,6 +76,7 @@ class Figures:
     finished_games: int = 0
     out_of_order: int = 0
     errors: list[str] = field(default_factory=list)
+    retries: int = 0
     games_started: int = 0
     reconnects: int = 0
     last_versions: dict[str, int] = field(default_factory=dict)  # game id -> last version seen
@@ -198,7 +205,7 @@ class Player:
         """A new game against the CPU at the player's level, or hot-seat; its public id."""
         cpu = {"mode": "cpu", "level": self.level}
         body = {"mode": "local"} if self.level == HOT_SEAT else cpu
-        created = await self.http.post("/api/games/", json=body)
+        created = await send(self.http, self.figures, "POST", "/api/games/", json=body)
         created.raise_for_status()
         game_id: str = created.json()["id"]
         return game_id
@@ -217,8 +224,12 @@ class Player:
         """Send a random legal move at the state's ply; the game after it, None if refused."""
         notation = self.rng.choice(sorted(state["legal_moves"]))  # move -> its flips
         sent = time.perf_counter()
-        response = await self.http.post(
-            f"/api/games/{game_id}/moves/", json={"move": notation, "ply": state["ply"]}
+        response = await send(
+            self.http,
+            self.figures,
+            "POST",
+            f"/api/games/{game_id}/moves/",
+            json={"move": notation, "ply": state["ply"]},
         )
         self.figures.move.append(time.perf_counter() - sent)
         if response.status_code != 201:
@@ -227,6 +238,23 @@ class Player:
         self.figures.moves_applied += 1
         answer: Message = response.json()
         return answer
+
+
+async def send(
+    http: httpx.AsyncClient, figures: Figures, method: str, url: str, **options: Any
+) -> httpx.Response:
+    """``http.request``, sent again (at most ``RETRIES`` times, each counted in
+    ``figures.retries``) after a transient connection error; the last one is raised."""
+    attempt = 0
+    while True:
+        try:
+            return await http.request(method, url, **options)
+        except httpx.TransportError:
+            if attempt == RETRIES:
+                raise
+            figures.retries += 1
+            await asyncio.sleep(RETRY_PAUSE * 2**attempt)
+            attempt += 1
 
 
 async def play(player: Player, deadline: float) -> None:
@@ -350,11 +378,15 @@ async def wait_for_turn(
 
 
 async def measure_baseline(http: httpx.AsyncClient, deadline: float, figures: Figures) -> None:
-    """``GET /healthz`` round trips until the deadline: the server's floor in this run."""
+    """``GET /healthz`` round trips until the deadline: the server's floor in this run. An
+    answer other than 200 (a 503 while no database connection is free) is an error; the
+    baseline goes on."""
     while time.perf_counter() < deadline:
         sent = time.perf_counter()
-        (await http.get("/healthz")).raise_for_status()
+        response = await send(http, figures, "GET", "/healthz")
         figures.baseline.append(time.perf_counter() - sent)
+        if response.status_code != httpx.codes.OK:
+            figures.errors.append(f"GET /healthz: {response.status_code} {response.text[:100]}")
         await asyncio.sleep(BASELINE_EVERY)
 
 
@@ -388,6 +420,7 @@ def report(figures: Figures, games: int, elapsed: float, levels: list[str]) -> s
     if figures.games_started:
         lines.append(f"games started: {figures.games_started}; reconnects: {figures.reconnects}")
     lines.append(f"out-of-order events: {figures.out_of_order}")
+    lines.append(f"retries (transient connection errors): {figures.retries}")
     lines.append(f"errors: {len(figures.errors)}")
     lines += figures.errors[:5]
     return "\n".join(lines)

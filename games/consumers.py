@@ -16,11 +16,13 @@ token with the "read" scope) and needs no ``Origin``; a browser (session cookie)
 the site's own origin, port included. Refusals are accepted, then closed with a code a client
 can read: 4401 a bad token, 4403 a foreign origin, 4404 an unknown game or address, 4429 too
 many sockets (``CountedSocket``: a viewer may hold ``WEBSOCKETS_PER_VIEWER`` sockets, a client
-address ``WEBSOCKETS_PER_ADDRESS``).
+address ``WEBSOCKETS_PER_ADDRESS``), 1013 (try again later) when the token or the game could not
+be looked up (the database down, or no pooled connection free in time: the HTTP API's 503).
 """
 
 import asyncio
 import json
+import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -34,6 +36,7 @@ from games import policy, presenters, selectors
 from games.identity import Player, player_from_session
 from games.services import cpu, events, presence, watching
 from games.shared import presence as presence_store
+from games.shared.api import OUTAGES
 from games.shared.clients import socket_client_ip
 from games.shared.errors import NotFound
 from games.shared.permissions import READ_SCOPE
@@ -43,6 +46,9 @@ CLOSE_BAD_TOKEN = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_TOO_MANY = 4429
+CLOSE_TRY_AGAIN_LATER = 1013
+
+logger = logging.getLogger(__name__)
 
 ASGIApp = Callable[[dict, Callable, Callable], Awaitable[None]]
 
@@ -66,6 +72,13 @@ def refusal(code: int) -> ASGIApp:
 refuse_with_not_found = refusal(CLOSE_NOT_FOUND)
 
 
+async def refuse_for_now(scope: dict, receive: Callable, send: Callable, error: Exception) -> None:
+    """A socket whose handshake needed the database while it could not be reached: closed with
+    1013, try again later (it was an exception in the ASGI application: a 500 on the upgrade)."""
+    logger.warning("websocket refused for now: %r", error)
+    await refusal(CLOSE_TRY_AGAIN_LATER)(scope, receive, send)
+
+
 class SocketGate:
     """Lets a websocket in: a token client by its ``Authorization`` header, a browser only from
     the site's own origin (``origin_allowed``). The token is read before the gate by the
@@ -79,6 +92,8 @@ class SocketGate:
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         headers = {name.lower(): value for name, value in scope.get("headers", [])}
+        if "auth_unavailable" in scope:  # the token could not be looked up: try again later
+            return await refuse_for_now(scope, receive, send, scope["auth_unavailable"])
         if b"authorization" in headers:
             token = scope.get("auth")
             if token is None or not token.allows(READ_SCOPE):
@@ -232,7 +247,11 @@ class GameConsumer(CountedSocket):
     view = events.SPECTATOR  # its key in an event's texts (presenters.viewer_key)
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
-        game_id = await _game_pk(scope["url_route"]["kwargs"]["public_id"])
+        try:
+            game_id = await _game_pk(scope["url_route"]["kwargs"]["public_id"])
+        except OUTAGES as error:
+            await refuse_for_now(scope, receive, send, error)
+            return
         if game_id is None:  # refused before it takes a channel-layer subscription
             await refuse_with_not_found(scope, receive, send)
             return

@@ -31,7 +31,8 @@ STRONG_QUEUE_LEVELS = frozenset({STRONG})
 # first, until one of them is answered, so one client's flood of games never slows another's.
 QUEUED_SEARCHES_PER_PLAYER = 2
 # Analyses of a position (issue 12 §3) and post-game reviews (issue 14 §5, one short task per
-# move) share the CPU queue's workers but wait behind every live move.
+# move) run on the strong queue's worker, behind its searches and hints: never on the quick
+# queue, where a running one held a process that an easy or normal reply waited for.
 ANALYSIS_TASK_PRIORITY = 9
 REVIEW_SECONDS_PER_MOVE = 0.5  # the search's budget for each reviewed position
 REVIEW_EXACT_EMPTIES = 20  # solved exactly from this many empties down, within:

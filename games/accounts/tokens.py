@@ -21,6 +21,7 @@ from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
 from games.accounts.models import AccessToken
+from games.shared.api import OUTAGES
 from games.shared.errors import Conflict, NotFound, ServiceError
 from games.shared.threads import in_pool
 
@@ -110,15 +111,20 @@ class TokenAuthMiddleware(BaseMiddleware):
     ``scope["user"]`` and the token in ``scope["auth"]``, as ``TokenAuthentication`` gives a
     request. A malformed, unknown or revoked token leaves the scope as it is: the gate after
     it (``games.consumers.SocketGate``) refuses a header without a token, or a token without
-    the scope it needs."""
+    the scope it needs, and a token that could not be looked up (the database unreachable) as
+    ``scope["auth_unavailable"]``."""
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> object:
         headers = {name.lower(): value for name, value in scope.get("headers", [])}
         authorization = headers.get(b"authorization")
         if authorization is not None:
-            token = await _socket_token(authorization.decode("latin-1"))
-            if token is not None:
-                scope = dict(scope, user=token.user, auth=token)
+            try:
+                token = await _socket_token(authorization.decode("latin-1"))
+            except OUTAGES as error:  # the gate closes it with "try again later"
+                scope = dict(scope, auth_unavailable=error)
+            else:
+                if token is not None:
+                    scope = dict(scope, user=token.user, auth=token)
         return await super().__call__(scope, receive, send)
 
 

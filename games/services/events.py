@@ -198,19 +198,22 @@ def send_flag_check(*, game: Game) -> None:
 
 
 def send_analysis(*, analysis_id: int) -> None:
-    """Queue the analysis ``analysis_id`` (``ANALYSIS_TASK``) below every live move, once the
-    transaction commits."""
+    """Queue the analysis ``analysis_id`` (``ANALYSIS_TASK``) on the strong queue below its
+    searches, once the transaction commits."""
     _send_below_live_moves(ANALYSIS_TASK, (analysis_id,))
 
 
 def send_review(*, game_id: int, ply: int) -> None:
-    """Queue the review of the move at ``ply`` (``REVIEW_TASK``) below every live move, once the
-    transaction commits."""
+    """Queue the review of the move at ``ply`` (``REVIEW_TASK``) on the strong queue below its
+    searches, once the transaction commits."""
     _send_below_live_moves(REVIEW_TASK, (game_id, ply))
 
 
 def _send_below_live_moves(task: str, args: tuple[int, ...]) -> None:
-    options = {"queue": settings.CELERY_CPU_QUEUE, "priority": policy.ANALYSIS_TASK_PRIORITY}
+    """On the strong queue's worker: a review or analysis runs for up to seconds and a task
+    already running is never put aside for a higher priority, so on the quick queue an easy or
+    normal reply waited behind it (each finished game queues a review of every move)."""
+    options = {"queue": settings.CELERY_STRONG_QUEUE, "priority": policy.ANALYSIS_TASK_PRIORITY}
 
     def queue_task() -> None:
         current_app.send_task(task, args=args, **options)

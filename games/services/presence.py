@@ -42,10 +42,11 @@ def seat_disconnected(*, game_id: int, colors: list[int], connection: str) -> No
 def mark_seen(*, game: Game, player: Player) -> None:
     """A move over HTTP is presence too: the absence clock of the player's seats starts again
     (a seat with a websocket open is present whatever its ``absent_since``)."""
-    for seat in game.seats.all():
-        if player.holds(seat):
-            seat.absent_since = timezone.now()
-            seat.save(update_fields=["absent_since"])
+    now = timezone.now()
+    held = [seat for seat in game.seats.all() if player.holds(seat)]
+    for seat in held:
+        seat.absent_since = now
+    Seat.objects.filter(pk__in=[seat.pk for seat in held]).update(absent_since=now)
 
 
 def take_over_seat(*, player: Player, game_id: int, color: str, level: str) -> Game:

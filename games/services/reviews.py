@@ -1,5 +1,5 @@
 """Post-game review (issue 14 §5): after a game ends (or is imported), the workers analyse its
-moves one at a time, in order, on the CPU queue below every live search; each stored move queues
+moves one at a time, in order, on the strong queue below its searches; each stored move queues
 the next. A stale or repeated task (another ply than the next one) changes nothing."""
 
 from typing import Any

@@ -462,3 +462,24 @@ def test_listing_games_runs_the_same_queries_for_any_number_of_games(alice) -> N
         counts.append((len(response.json()["games"]), len(queries)))
     assert [listed for listed, _ in counts] == [3, 6, 9]
     assert len({queries for _, queries in counts}) == 1, counts
+
+
+# The queries of one move over the API, its answer and its event included: the token, the
+# game's key, the transaction (BEGIN, the locked game, its seats, the move, the mover's seats
+# marked present in one update, the game, the record for the event, COMMIT), then the record,
+# the bot accounts and the ratings for the answer; versus the CPU also the count of the
+# player's queued searches. The flag is read from the locked row, not looked up before it.
+QUERIES_PER_MOVE = {"local": 13, "cpu": 14}
+
+
+@pytest.mark.parametrize("mode", ["local", "cpu"])
+def test_a_move_runs_a_fixed_number_of_queries(alice, mode: str) -> None:
+    client, _ = alice
+    game = create(client, mode=mode)
+    for notation in ["d3", "c3", "c4"] if mode == "local" else ["d3"]:
+        with CaptureQueriesContext(connection) as queries:
+            response = move(client, game, notation)
+        assert response.status_code == 201, response.json()
+        game = response.json()
+        sql = [query["sql"] for query in queries.captured_queries]
+        assert len(sql) <= QUERIES_PER_MOVE[mode], sql

@@ -9,6 +9,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.backends.db import SessionStore
+from django.db import OperationalError
 
 from games import policy
 from games.accounts.tokens import issue_token
@@ -303,3 +304,27 @@ async def _a_websocket_token_needs_the_read_scope_and_may_be_a_bearer(alice) -> 
     assert (await socket.connect())[0]
     assert (await receive_until(socket, "state"))["state"]["you"] == ["black", "white"]
     await socket.disconnect()
+
+
+def test_a_handshake_that_cannot_reach_the_database_is_closed_with_1013(alice, monkeypatch) -> None:
+    """The token or the game looked up while no database connection can be had (the pool's
+    timeout under load) was an exception in the ASGI application: HTTP 500 on the upgrade."""
+    async_to_sync(_a_handshake_that_cannot_reach_the_database_is_closed_with_1013)(
+        alice, monkeypatch
+    )
+
+
+async def _a_handshake_that_cannot_reach_the_database_is_closed_with_1013(
+    alice, monkeypatch
+) -> None:
+    token, player = await token_player(alice)
+    game = await new_local_game(player)
+    path = f"/ws/games/{game.public_id}/"
+
+    def unreachable(*args: object, **kwargs: object) -> None:
+        raise OperationalError("couldn't get a connection after 5.00 sec")
+
+    monkeypatch.setattr("games.accounts.tokens.token_of", unreachable)
+    assert await communicator(path, token).close_code() == 1013  # the token's lookup
+    monkeypatch.setattr("games.consumers.selectors.game_pk", unreachable)
+    assert await communicator(path).close_code() == 1013  # a page's socket: the game's key

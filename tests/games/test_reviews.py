@@ -1,9 +1,14 @@
 """Post-game review (issue 14 §5): a finished (or imported) game is analysed move by move by
-tasks on the CPU queue below every live search; each move gets the engine's best move and
-score, the played move's score and the loss, exact from 20 empties down; the API returns it
-with the mistakes marked and the opening's name."""
+tasks on the strong queue below its searches (never on the quick queue); each move gets the
+engine's best move and score, the played move's score and the loss, exact from 20 empties down;
+the API returns it with the mistakes marked and the opening's name."""
+
+import uuid
 
 import pytest
+import redis
+from celery import current_app
+from django.conf import settings as django_settings
 from rest_framework.test import APIClient
 
 from ai_worker.engine import Board, Move
@@ -12,7 +17,7 @@ from ai_worker.levels import LEVELS
 from ai_worker.review import review_move
 from games import policy, tasks
 from games.models import Game, GameReview
-from games.services import games
+from games.services import events, games
 
 pytestmark = pytest.mark.django_db
 
@@ -117,3 +122,41 @@ def test_reviews_wait_behind_every_live_search() -> None:
     assert all(
         policy.TASK_PRIORITY_BY_LEVEL[level] < policy.ANALYSIS_TASK_PRIORITY for level in LEVELS
     )
+
+
+def queued_tasks(queue_name: str) -> list[tuple[str, tuple]]:
+    """The tasks waiting in ``queue_name`` (name and arguments), taken off it."""
+    found = []
+    with current_app.connection_for_read() as connection:
+        queue = connection.SimpleQueue(queue_name)
+        try:
+            while True:
+                try:
+                    message = queue.get(timeout=1)
+                except queue.Empty:
+                    return found
+                args, _kwargs, _embed = message.decode()
+                found.append((message.headers["task"], tuple(args)))
+                message.ack()
+        finally:
+            queue.close()
+
+
+def test_a_review_runs_on_the_strong_queue_never_before_a_quick_reply(
+    make_account, settings, django_capture_on_commit_callbacks
+) -> None:
+    """A review move runs for up to seconds and a running task is never put aside: on the
+    quick queue, easy and normal replies waited behind the reviews of finished games."""
+    settings.CELERY_CPU_QUEUE = f"cpu-test-{uuid.uuid4().hex}"  # no worker takes these tasks
+    settings.CELERY_STRONG_QUEUE = f"{settings.CELERY_CPU_QUEUE}-strong"
+    _, alice = make_account("alice")
+    try:
+        game = games.create_local_game(player=alice, variant={}, undo_allowed=False)
+        with django_capture_on_commit_callbacks(execute=True):
+            for ply, notation in enumerate(SHORT_GAME):
+                games.play_move(player=alice, game_id=game.pk, notation=notation, ply=ply)
+        assert queued_tasks(settings.CELERY_CPU_QUEUE) == []
+        assert queued_tasks(settings.CELERY_STRONG_QUEUE) == [(events.REVIEW_TASK, (game.pk, 0))]
+    finally:
+        store = redis.Redis.from_url(django_settings.REDIS_URL)
+        store.delete(settings.CELERY_CPU_QUEUE, settings.CELERY_STRONG_QUEUE)

@@ -1,9 +1,9 @@
-"""The configured channel layer (real Redis) keeps a busy server's pushes instead of dropping them,
-and shards over the Redis servers that CHANNEL_REDIS_URLS lists.
+"""The configured channel layer (real Redis pub/sub) keeps a busy server's pushes instead of
+dropping them, and shards over the Redis servers that CHANNEL_REDIS_URLS lists.
 
-channels_redis keeps the messages of every consumer of one server process in one Redis list, and
-``group_send`` silently drops a message once that list holds ``capacity`` entries; a server with
-dozens of open games can lag behind that many pushes during a burst.
+The list-based channels_redis layer kept the messages of every consumer of one server process in
+one Redis list and dropped a message once that list held ``capacity`` entries; a server with
+dozens of open games lags behind that many pushes during a burst, which must lose none.
 """
 
 import ast
@@ -13,7 +13,7 @@ import pytest
 import redis
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from channels_redis.core import RedisChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 
 from tests.reversi_site.test_production_settings import settings_values
 from tests.servers import redis_server
@@ -51,15 +51,15 @@ GAMES = 20  # groups spread over the shards
 
 def test_the_channel_layer_shards_over_the_listed_redis_servers() -> None:
     """Two processes' layers from CHANNEL_REDIS_URLS: every game's push arrives, and the games'
-    groups are kept on both servers (channels_redis hashes each name onto one of them)."""
+    groups are subscribed on both servers (channels_redis hashes each name onto one of them)."""
     with redis_server() as first, redis_server() as second:
         urls = f"{first.url},{second.url}"
         (layers,) = settings_values("CHANNEL_LAYERS", CHANNEL_REDIS_URLS=urls, DJANGO_DEBUG="1")
         config = ast.literal_eval(layers)["default"]["CONFIG"]
         assert [host["address"] for host in config["hosts"]] == [first.url, second.url]
 
-        async def push() -> set[str]:
-            web, worker = RedisChannelLayer(**config), RedisChannelLayer(**config)
+        async def push() -> tuple[set[str], list[list[bytes]]]:
+            web, worker = RedisPubSubChannelLayer(**config), RedisPubSubChannelLayer(**config)
             channel = await web.new_channel()
             groups = [f"game-{number}" for number in range(GAMES)]
             for group in groups:
@@ -67,10 +67,14 @@ def test_the_channel_layer_shards_over_the_listed_redis_servers() -> None:
             for group in groups:
                 await worker.group_send(group, {"type": "game.event", "group": group})
             received = [await asyncio.wait_for(web.receive(channel), 5) for _ in groups]
-            await web.close_pools()
-            await worker.close_pools()
-            return {message["group"] for message in received}
+            subscribed = [
+                redis.Redis.from_url(server.url).pubsub_channels("*group*")
+                for server in (first, second)
+            ]
+            await web.flush()
+            await worker.flush()
+            return {message["group"] for message in received}, subscribed
 
-        assert asyncio.run(push()) == {f"game-{number}" for number in range(GAMES)}
-        for server in (first, second):
-            assert redis.Redis.from_url(server.url).keys("*group*"), server.url
+        received, subscribed = asyncio.run(push())
+        assert received == {f"game-{number}" for number in range(GAMES)}
+        assert all(subscribed), subscribed
