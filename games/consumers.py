@@ -36,9 +36,9 @@ from games import policy, presenters, selectors
 from games.identity import Player, player_from_session
 from games.services import cpu, events, presence, watching
 from games.shared import presence as presence_store
-from games.shared.api import OUTAGES
 from games.shared.clients import socket_client_ip
 from games.shared.errors import NotFound
+from games.shared.outages import OUTAGES
 from games.shared.permissions import READ_SCOPE
 from games.shared.threads import in_pool
 

@@ -3,7 +3,8 @@
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 
-from games.shared.api import OUTAGES, RETRY_AFTER_OUTAGE
+from games.shared.api import RETRY_AFTER_OUTAGE
+from games.shared.outages import OUTAGES
 
 
 def healthz(request: HttpRequest) -> JsonResponse:

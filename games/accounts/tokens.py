@@ -21,8 +21,8 @@ from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
 from games.accounts.models import AccessToken
-from games.shared.api import OUTAGES
 from games.shared.errors import Conflict, NotFound, ServiceError
+from games.shared.outages import OUTAGES
 from games.shared.threads import in_pool
 
 TOKENS_PER_ACCOUNT = 50

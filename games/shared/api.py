@@ -8,12 +8,9 @@ import sys
 from collections.abc import Mapping
 from typing import Any, ClassVar, get_type_hints
 
-import kombu.exceptions
-import redis.exceptions
 from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
-from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext
 from django.views import defaults
@@ -23,18 +20,10 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from games.shared.errors import MESSAGES, PayloadTooLarge, ServiceError, Unavailable
+from games.shared.outages import OUTAGES
 
 ErrorBody = dict[str, dict[str, str | None]]
 
-# The database or Redis cannot be reached (or the connection pool has no connection free in
-# time: psycopg_pool's PoolTimeout arrives as Django's OperationalError): a 503, retry soon.
-OUTAGES: tuple[type[Exception], ...] = (
-    OperationalError,
-    InterfaceError,
-    redis.exceptions.ConnectionError,
-    redis.exceptions.TimeoutError,
-    kombu.exceptions.OperationalError,
-)
 RETRY_AFTER_OUTAGE = 5  # seconds, the Retry-After of a 503
 
 logger = logging.getLogger(__name__)
