@@ -7,6 +7,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from ai_worker.engine import Board
+from ai_worker.fast.api import Position
+from ai_worker.fast.bitboard import ZERO
+from ai_worker.fast.evaluation import N_HAND, SET_WORDS
 from ai_worker.fast.patterns import PHASES, TABLE_SIZE, shared_indices
 from ai_worker.weights import (
     DATA,
@@ -94,7 +98,7 @@ def test_tables_of_the_wrong_shape_are_not_saved(tmp_path: Path) -> None:
         save_weights(tmp_path / "w.bin", np.zeros((2, 3), dtype=np.int16), {})
 
 
-@pytest.mark.parametrize("variant", ["reversi"])
+@pytest.mark.parametrize("variant", ["reversi", "anti"])
 def test_the_committed_weights_load_are_trained_and_compact(variant: str) -> None:
     path = DATA / f"patterns-{variant}.bin"
     tables, header = load_weights(path)
@@ -102,4 +106,24 @@ def test_the_committed_weights_load_are_trained_and_compact(variant: str) -> Non
     assert header["training"]["anti"] == (variant == "anti")
     assert (tables != 0).sum(axis=1).min() > 1000  # every phase learned something
     assert path.stat().st_size < 1 << 20
-    assert strong_weights().dtype == np.int64
+
+
+def test_strong_gets_both_sets_of_tables() -> None:
+    weights = strong_weights()
+    assert weights.dtype == np.int64
+    assert weights.shape[0] == N_HAND + 2 * SET_WORDS
+
+
+def test_the_anti_reversi_tables_dislike_the_corners_the_reversi_ones_like() -> None:
+    # after f5 d6 c3 d3 c4 f4 f6 f3 e6 e7, a corner for the side to move is worth discs in
+    # reversi and costs discs in anti-reversi: its tables learned that from anti-reversi games
+    board = Board.from_moves(None, ["f5", "d6", "c3", "d3", "c4", "f4", "f6", "f3", "e6", "e7"])
+    weights = strong_weights()
+    gain = {}
+    for anti in (False, True):
+        start = Position.of(board)
+        plain = Position(start.player, start.opponent, ZERO, anti)
+        cornered = Position(plain.player | np.uint64(1), plain.opponent, ZERO, anti)
+        gain[anti] = cornered.evaluate(weights) - plain.evaluate(weights)
+    assert gain[False] > 100
+    assert gain[True] < -100
