@@ -3,14 +3,18 @@
 Layout: the magic ``RVPW``, the format version (uint16), the length of a JSON header
 (uint32), the header (the patterns with their squares, the phase count and the sizes the
 tables were made for, the variant, how they were trained), then the tables as little-endian
-int16 (hundredths of a disc), ``PHASES`` x ``TABLE_SIZE``, compressed with zlib. A file of
-another format version, or made for other patterns, is refused with ``WeightsFileError``
-(retrain with ``python -m ai_worker train``).
+int16 (hundredths of a disc), compressed with LZMA (``lzma``, standard library). Only one
+index of each group that must share a weight is stored (``patterns.shared_indices``: the
+configurations a symmetry of their pattern maps onto each other), ``PHASES`` rows of
+``STORED`` values; loading copies each weight back to the indices sharing it, so the tables
+read are exactly the tables saved (version 1 stored all ``TABLE_SIZE`` indices with zlib,
+1.9 MB for what now takes 0.44 MB). A file of another format version, or made for other
+patterns, is refused with ``WeightsFileError`` (retrain with ``python -m ai_worker train``).
 """
 
 import json
+import lzma
 import struct
-import zlib
 from pathlib import Path
 from typing import Any
 
@@ -23,12 +27,19 @@ from ai_worker.fast.patterns import (
     PATTERNS,
     PHASES,
     TABLE_SIZE,
+    shared_indices,
 )
 
 MAGIC = b"RVPW"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 DATA = Path(__file__).resolve().parent / "data"
 _PREFIX = struct.Struct("<4sHI")
+_SHARED = shared_indices()
+_STORED_INDICES = np.flatnonzero(np.arange(TABLE_SIZE) == _SHARED)
+STORED = len(_STORED_INDICES)
+"""Values stored per phase: one per group of indices sharing a weight."""
+_COLUMN_OF = np.searchsorted(_STORED_INDICES, _SHARED)
+"""For each index of a phase's weights, the stored value it takes."""
 
 
 class WeightsFileError(ValueError):
@@ -47,12 +58,18 @@ def layout() -> dict[str, Any]:
 
 
 def save_weights(path: Path, tables: np.ndarray, info: dict[str, Any]) -> None:
-    """Write int16 ``tables`` (``PHASES`` x ``TABLE_SIZE``) with ``info`` (variant, training
-    settings) in the header."""
+    """Write int16 ``tables`` (``PHASES`` x ``TABLE_SIZE``, indices that share a weight
+    equal, as the training makes them) with ``info`` (variant, training settings) in the
+    header."""
     if tables.shape != (PHASES, TABLE_SIZE) or tables.dtype != np.int16:
         raise WeightsFileError(f"tables must be int16 of shape {(PHASES, TABLE_SIZE)}")
+    if not np.array_equal(tables, tables[:, _SHARED]):
+        raise WeightsFileError(
+            "tables must give the indices that share a weight (patterns.shared_indices) equal"
+        )
     header = json.dumps({**layout(), **info}, sort_keys=True).encode()
-    payload = zlib.compress(tables.astype("<i2").tobytes(), 9)
+    stored = np.ascontiguousarray(tables[:, _STORED_INDICES], dtype="<i2")
+    payload = lzma.compress(stored.tobytes(), preset=9 | lzma.PRESET_EXTREME)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(_PREFIX.pack(MAGIC, FORMAT_VERSION, len(header)) + header + payload)
 
@@ -76,9 +93,16 @@ def load_weights(path: Path) -> tuple[np.ndarray, dict[str, Any]]:
             f"{path} was made for other patterns ({', '.join(wrong)} differ):"
             " retrain with `python -m ai_worker train`"
         )
-    raw = zlib.decompress(data[_PREFIX.size + length :])
-    tables = np.frombuffer(raw, dtype="<i2").astype(np.int16).reshape(PHASES, TABLE_SIZE)
-    return tables, header
+    try:
+        raw = lzma.decompress(data[_PREFIX.size + length :])
+    except lzma.LZMAError as error:
+        raise WeightsFileError(f"{path} is damaged: {error}") from error
+    if len(raw) != PHASES * STORED * 2:
+        raise WeightsFileError(
+            f"{path} is damaged: {len(raw)} bytes of tables, {PHASES * STORED * 2} expected"
+        )
+    stored = np.frombuffer(raw, dtype="<i2").astype(np.int16).reshape(PHASES, STORED)
+    return stored[:, _COLUMN_OF], header
 
 
 def strong_weights() -> np.ndarray:

@@ -21,7 +21,9 @@ perft, solves and matches. Sections:
 - ``--match strong:normal,normal:easy,strong:old-strong``: level matches from random openings,
   both colours; ``old-<level>`` is that level of the old engine, ``<level>@<commit>`` that
   level of any commit's engine (``strong:strong@0290602`` pits the pattern evaluation against
-  the hand-written one of the commit before it, with the same search).
+  the hand-written one of the commit before it, with the same search); ``--anti`` plays them
+  in anti-reversi (``strong:strong@97c4a97 --anti``: the trained anti-reversi tables against
+  the hand-written evaluation that commit's strong used for anti-reversi).
 
 With no section named, the bench runs perft, speed, FFO #40-#44 and the first-call latency.
 """
@@ -529,6 +531,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--match", default="", help="e.g. strong:normal,strong:old-strong")
     parser.add_argument("--games", type=int, default=40, help="games per match")
     parser.add_argument("--time", type=float, default=None, help="seconds per move in matches")
+    parser.add_argument("--anti", action="store_true", help="matches in anti-reversi")
     args = parser.parse_args(argv)
 
     def out(line: str) -> None:
@@ -563,12 +566,20 @@ def main(argv: list[str] | None = None) -> int:
     for pairing in filter(None, args.match.split(",")):
         first, _, second = pairing.partition(":")
         try:
-            result = play_match(first, second, args.games, time_limit=args.time, on_game=_progress)
+            result = play_match(
+                first,
+                second,
+                args.games,
+                time_limit=args.time,
+                variant=Variant(anti=True) if args.anti else None,
+                on_game=_progress,
+            )
         except ValueError as error:
             parser.error(f"--match {pairing!r}: {error}")
         out(
             f"{first} vs {second}: {result.wins} wins, {result.draws} draws,"
-            f" {result.losses} losses ({100 * result.score:.0f} %), {args.games} games,"
+            f" {result.losses} losses ({100 * result.score:.0f} %), {args.games}"
+            f" {'anti-reversi ' if args.anti else ''}games,"
             f" {'default times' if args.time is None else f'{args.time:g} s a move'}"
         )
     if everything:

@@ -3,7 +3,8 @@
 ``OldEngine("01d94f8")`` extracts that commit's ``ai_worker`` package with ``git archive``
 into ``.bench/engine-<commit>/`` (ignored by git; its numba cache is built there on first use)
 and starts ``python`` on it, reading a position per line and answering the move its level
-plays. Only 8x8 two-player positions cross (in Edax's board form).
+plays. Only 8x8 two-player positions cross (in Edax's board form, with the anti-reversi
+flag beside it: an anti-reversi position needs an engine whose ``Board`` has ``from_rows``).
 """
 
 import json
@@ -34,6 +35,9 @@ else:
 for line in sys.stdin:
     request = json.loads(line)
     board = board_from_obf(request["obf"])
+    if request["anti"]:
+        from ai_worker.engine import Variant
+        board = type(board).from_rows(Variant(anti=True), board.rows(), turn=board.turn)
     result = choose_move(board, request["level"], time_limit=request["time"], seed=request["seed"])
     print(json.dumps({"move": str(result.move)}), flush=True)
 """
@@ -67,10 +71,17 @@ class OldEngine:
         )
 
     def choose_move(self, board: Board, level: str, *, time_limit: float, seed: int) -> Move:
-        """The move ``level`` of the old engine plays in ``board`` (8x8, two players)."""
+        """The move ``level`` of the old engine plays in ``board`` (8x8, two players, anti or
+        not)."""
         assert self._process.stdin is not None
         assert self._process.stdout is not None
-        request = {"obf": write_obf(board), "level": level, "time": time_limit, "seed": seed}
+        request = {
+            "obf": write_obf(board),
+            "anti": board.variant.anti,
+            "level": level,
+            "time": time_limit,
+            "seed": seed,
+        }
         self._process.stdin.write(json.dumps(request) + "\n")
         self._process.stdin.flush()
         answer = json.loads(self._process.stdout.readline())

@@ -145,7 +145,7 @@ def _fit_stage(
     labels_file = settings.folder / f"labels-{phase:02d}.npz"
     if not labels_file.exists():
         started = time.process_time()
-        weights = pattern_weights(tables)
+        weights = label_weights(tables, settings.anti)
         labels = [
             _label(Position(players[i], opponents[i], np.uint64(0), settings.anti), exact,
                    weights, settings.search_depth)
@@ -168,6 +168,15 @@ def _fit_stage(
         f" {label_cpu:.1f} s, fit CPU {fit_cpu:.1f} s, error {fit.train_rmse:.2f} discs"
         f" (held out: {fit.test_rmse:.2f})"
     )
+
+
+def label_weights(tables: np.ndarray, anti: bool) -> np.ndarray:
+    """The weights vector of the labelling searches: ``tables`` (the phases trained so far)
+    in the variant's slot, so anti-reversi leaves are valued by them too, not by the
+    hand-written evaluation."""
+    if anti:
+        return pattern_weights(np.zeros_like(tables), tables)
+    return pattern_weights(tables)
 
 
 def _label(position: Position, exact: bool, weights: np.ndarray, depth: int) -> float:

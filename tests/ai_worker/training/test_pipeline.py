@@ -8,9 +8,9 @@ import pytest
 from ai_worker.cli import main
 from ai_worker.fast.api import Position
 from ai_worker.fast.evaluation import pattern_weights
-from ai_worker.fast.patterns import PHASES, feature_matrix
+from ai_worker.fast.patterns import PARITY_OFFSET, PHASES, TABLE_SIZE, feature_matrix
 from ai_worker.training.fit import fit_phase
-from ai_worker.training.pipeline import Settings, play_games, run
+from ai_worker.training.pipeline import START, Settings, label_weights, play_games, run
 from ai_worker.weights import load_weights
 
 TINY = {"games": 12, "positions_per_phase": 25, "exact_empties": 8, "iterations": 5}
@@ -86,7 +86,7 @@ def test_least_squares_recover_weights_that_explain_the_labels(tmp_path: Path) -
     chosen = np.flatnonzero((empties >= 29) & (empties <= 32))
     features = feature_matrix(players[chosen], opponents[chosen])
     rng = np.random.default_rng(1)
-    from ai_worker.fast.patterns import TABLE_SIZE, shared_indices
+    from ai_worker.fast.patterns import shared_indices
 
     truth = rng.normal(0, 1, TABLE_SIZE)[shared_indices()]
     labels = truth[features].sum(axis=1)
@@ -102,3 +102,15 @@ def test_least_squares_recover_weights_that_explain_the_labels(tmp_path: Path) -
         pattern_weights(tables)
     )
     assert abs(value / 100 - labels[0]) < 0.5
+
+
+@pytest.mark.parametrize("anti", [False, True])
+def test_labelling_searches_value_their_variants_leaves_by_the_phases_trained(
+    anti: bool,
+) -> None:
+    # anti-reversi's leaves were valued by the hand-written evaluation: the tables sat in the
+    # reversi slot of the weights vector
+    tables = np.zeros((PHASES, TABLE_SIZE), dtype=np.int16)
+    tables[:, PARITY_OFFSET:] = 1234  # every position's value: its parity weight
+    position = Position(START.player, START.opponent, START.walls, anti)
+    assert position.evaluate(label_weights(tables, anti)) == 1234
