@@ -157,11 +157,16 @@ def choose_move(
     time_limit: float | None = None,
     seed: int | None = None,
     clock: int = WALL_CLOCK,
+    max_depth: int = MAX_DEPTH,
 ) -> SearchResult:
     """The move ``level`` plays in ``board``'s position, within ``time_limit`` seconds on
-    ``clock`` (``WALL_CLOCK``, or ``CPU_CLOCK`` for the searching thread's CPU time)."""
+    ``clock`` (``WALL_CLOCK``, or ``CPU_CLOCK`` for the searching thread's CPU time); strong's
+    iterative deepening stops after ``max_depth`` plies (a fixed-depth search for benchmarks
+    of move ordering, with a long time limit)."""
     if level not in LEVELS:
         raise ValueError(f"level must be one of {', '.join(LEVELS)}")
+    if max_depth < 1:
+        raise ValueError("max_depth must be 1 or more")
     started = time.monotonic()
     limit = DEFAULT_TIME_LIMIT[level] if time_limit is None else time_limit
     deadline_ns = _deadline_ns(limit, clock)
@@ -181,7 +186,7 @@ def choose_move(
         searcher = _BitboardSearch(board, deadline_ns, tables, clock)
     else:
         searcher = _GenericSearch(board, deadline_ns, tables, clock)
-    found = searcher.normal(rng) if level == NORMAL else searcher.strong(rng)
+    found = searcher.normal(rng) if level == NORMAL else searcher.strong(rng, max_depth)
     square, value, depth, exact, pv = found
     move = _move_of(square, board.width)
     score = float(value) if exact else _discs(value)
@@ -443,11 +448,11 @@ class _BitboardSearch:
         square, value = _pick(values, rng, rng.random() < NORMAL_SLIP)
         return square, value, depth, False, [_move_of(square, 8)]
 
-    def strong(self, rng: random.Random) -> _Found:
-        """Iterative deepening; with ``STRONG_ENDGAME_EMPTIES`` or fewer empties, only for
-        ``STRONG_MIDGAME_SHARE`` of the time (a move in hand), then the endgame search; below
-        ``STRONG_SELECTIVE_EMPTIES`` the exact solve first (quick, or answered by the kept
-        table), the midgame search only if it does not finish."""
+    def strong(self, rng: random.Random, max_depth: int) -> _Found:
+        """Iterative deepening to ``max_depth``; with ``STRONG_ENDGAME_EMPTIES`` or fewer
+        empties, only for ``STRONG_MIDGAME_SHARE`` of the time (a move in hand), then the
+        endgame search; below ``STRONG_SELECTIVE_EMPTIES`` the exact solve first (quick, or
+        answered by the kept table), the midgame search only if it does not finish."""
         searcher = self.searcher
         deadline = searcher.deadline_ns
         endgame = self.empties <= STRONG_ENDGAME_EMPTIES
@@ -460,7 +465,7 @@ class _BitboardSearch:
             started = searcher.now_ns()
             searcher.deadline_ns = started + int((deadline - started) * STRONG_MIDGAME_SHARE)
         found = None
-        for depth in range(1, min(MAX_DEPTH, self.empties) + 1):
+        for depth in range(1, min(max_depth, self.empties) + 1):
             searched = self._aspiration(depth, None if found is None else found[1])
             if searched is None:
                 break
@@ -660,5 +665,5 @@ class _GenericSearch:
         found = self._deepening(NORMAL_DEPTH, True)
         return self._answer(found, rng, rng.random() < NORMAL_SLIP)
 
-    def strong(self, rng: random.Random) -> _Found:
-        return self._answer(self._deepening(MAX_DEPTH, False), rng, False, full_window=False)
+    def strong(self, rng: random.Random, max_depth: int) -> _Found:
+        return self._answer(self._deepening(max_depth, False), rng, False, full_window=False)

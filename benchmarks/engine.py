@@ -11,24 +11,28 @@ perft, solves and matches. Sections:
 - ``--speed``: strong's nodes per second, from middle-game positions and in a played game.
 - ``--generic``: strong's nodes per second and depth in 10x10, octagon and 3-4 player games
   (the generic kernels; with ``--old``, that commit's too).
+- ``--ordering DEPTH``: strong to a fixed depth on 24 middle-game positions: nodes and CPU
+  time (move ordering: fewer nodes for the same search).
 - ``--ffo 40-49``: exact solves of FFO positions, with fresh tables each.
 - ``--strong-ffo``: strong at its 1.5 s on FFO #1-#39 of 20 empties or fewer.
 - ``--endgame-set N``: strong at 1.5 s on the first N positions of the endgame test set
   (``benchmarks/data/strong-endgames.txt``; 0 for all): optimal moves, mean loss in discs,
   CPU and wall time per move; the 1.5 s on ``--clock`` (``cpu``: the searching thread's CPU
   time, steady under load; ``wall``: what a player waits). With ``--old``, that commit's strong
-  plays each position right after (on the wall clock, the only one older engines have).
+  plays each position right after, on the same clock (see ``old_engine``).
 - ``--match strong:normal,normal:easy,strong:old-strong``: level matches from random openings,
   both colours; ``old-<level>`` is that level of the old engine, ``<level>@<commit>`` that
   level of any commit's engine (``strong:strong@0290602`` pits the pattern evaluation against
   the hand-written one of the commit before it, with the same search); ``--anti`` plays them
   in anti-reversi (``strong:strong@97c4a97 --anti``: the trained anti-reversi tables against
-  the hand-written evaluation that commit's strong used for anti-reversi).
+  the hand-written evaluation that commit's strong used for anti-reversi); every player's time on
+  ``--clock``; wins, draws and losses with the 95 % confidence interval of the score.
 
 With no section named, the bench runs perft, speed, FFO #40-#44 and the first-call latency.
 """
 
 import argparse
+import math
 import os
 import random
 import statistics
@@ -155,6 +159,41 @@ def _played_game_searches() -> tuple[int, float, float]:
         wall += result.elapsed
         board.push(result.move)
     return nodes, cpu, wall
+
+
+ORDERING_POSITIONS = 24
+
+
+def ordering_positions() -> list[Board]:
+    """Middle-game positions of 26-40 empties (past strong's endgame search) from seeded
+    random games: the set ``--ordering`` searches."""
+    rng = random.Random(12)
+    boards: list[Board] = []
+    while len(boards) < ORDERING_POSITIONS:
+        board = Board()
+        plies = rng.randint(20, 34)
+        while board.ply < plies and not board.is_game_over():
+            board.push(rng.choice(board.legal_moves))
+        if not board.is_game_over() and len(board.legal_moves) > 1:
+            boards.append(board)
+    return boards
+
+
+def bench_ordering(depth: int, out: Out) -> None:
+    """strong's search to a fixed ``depth`` on ``ordering_positions``, one after the other in
+    this process (the tables kept, as a worker keeps them): nodes (the same on every run of
+    the same engine) and CPU time, the measure of move ordering."""
+    nodes = 0
+    cpu = 0.0
+    for board in ordering_positions():
+        started = time.process_time()
+        result = choose_move(board, "strong", time_limit=3600, seed=0, max_depth=depth)
+        cpu += time.process_time() - started
+        nodes += result.nodes
+    out(
+        f"strong to depth {depth} on {ORDERING_POSITIONS} middle-game positions: {nodes} nodes,"
+        f" CPU {cpu:.2f} s ({nodes / cpu / 1e6:.2f} M nodes per CPU-second)"
+    )
 
 
 _OLD_PERFT = """
@@ -331,7 +370,7 @@ def bench_endgame_set(count: int, clock: str, old_commit: str | None, out: Out) 
     losses: dict[str, list[int]] = {"this commit": []}
     by_empties: dict[int, list[int]] = {}
     cpus, walls = [], []
-    old = None if old_commit is None else OldEngine(old_commit)
+    old = None if old_commit is None else OldEngine(old_commit, cpu_clock=clock == "cpu")
     if old is not None:
         losses[old_commit or ""] = []
     try:
@@ -361,7 +400,7 @@ def bench_endgame_set(count: int, clock: str, old_commit: str | None, out: Out) 
     )
     if old_commit is not None:
         out(
-            f"{old_commit}'s strong at {limit:g} s (wall clock), same positions:"
+            f"{old_commit}'s strong at {limit:g} s ({clock} clock), same positions:"
             f" {_optimal_and_loss(losses[old_commit])}"
         )
 
@@ -390,6 +429,18 @@ class MatchResult:
         games = self.wins + self.draws + self.losses
         return (self.wins + self.draws / 2) / games
 
+    def interval(self) -> tuple[float, float]:
+        """The 95 % confidence interval of ``score``: Wilson's score interval with a draw as
+        half a win and half a loss (exact enough at 40 games, and it stays within 0-1 where
+        the normal approximation breaks down at 40-0)."""
+        games = self.wins + self.draws + self.losses
+        p = self.score
+        z = 1.96
+        centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+        spread = math.sqrt(p * (1 - p) / games + z * z / (4 * games * games))
+        half = z * spread / (1 + z * z / games)
+        return max(0.0, centre - half), min(1.0, centre + half)
+
 
 def play_match(
     first: str,
@@ -400,14 +451,17 @@ def play_match(
     opening_plies: int = 4,
     variant: Variant | None = None,
     seed: int = 0,
+    clock: int = WALL_CLOCK,
     on_game: Callable[[str], None] | None = None,
 ) -> MatchResult:
     """``games`` games from random openings of ``opening_plies`` moves, each opening played
     twice with the colours swapped. A player is a level, ``old-<level>`` for that level of
     the engine of commit ``01d94f8`` or ``<level>@<commit>`` for that of another commit (8x8
-    two-player games only). ``on_game`` gets a line per finished game."""
+    two-player games only). Every player's time is on ``clock`` (``CPU_CLOCK``: the CPU time
+    of its searching thread, equal under any load). ``on_game`` gets a line per finished
+    game."""
     wins = draws = losses = 0
-    with _players(first, second) as (play_first, play_second):
+    with _players(clock, first, second) as (play_first, play_second):
         for game in range(games):
             rng = random.Random(seed * 1000 + game // 2)
             board = Board(variant)
@@ -434,8 +488,9 @@ Player = Callable[[Board, float | None, int], Move]
 
 
 @contextmanager
-def _players(*names: str) -> Iterator[list[Player]]:
-    """A move function per player name; one process per older commit serves its players."""
+def _players(clock: int, *names: str) -> Iterator[list[Player]]:
+    """A move function per player name, timed on ``clock``; one process per older commit
+    serves its players."""
     engines: dict[str, OldEngine] = {}
     players: list[Player] = []
     try:
@@ -444,10 +499,10 @@ def _players(*names: str) -> Iterator[list[Player]]:
             if level not in LEVELS:
                 raise ValueError(f"{name!r} is neither a level, old-<level> nor <level>@<commit>")
             if commit is None:
-                players.append(_player(level))
+                players.append(_player(level, clock))
             else:
                 if commit not in engines:
-                    engines[commit] = OldEngine(commit)
+                    engines[commit] = OldEngine(commit, cpu_clock=clock == CPU_CLOCK)
                 players.append(_old_player(engines[commit], level))
         yield players
     finally:
@@ -463,9 +518,9 @@ def _level_and_commit(name: str) -> tuple[str, str | None]:
     return level, commit if at else None
 
 
-def _player(level: str) -> Player:
+def _player(level: str, clock: int) -> Player:
     def play(board: Board, time_limit: float | None, seed: int) -> Move:
-        return choose_move(board, level, time_limit=time_limit, seed=seed).move
+        return choose_move(board, level, time_limit=time_limit, seed=seed, clock=clock).move
 
     return play
 
@@ -511,6 +566,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--perft", action="store_true", help="perft speeds")
     parser.add_argument("--speed", action="store_true", help="strong's nodes per second")
     parser.add_argument("--generic", action="store_true", help="strong in other variants")
+    parser.add_argument(
+        "--ordering", type=int, default=None, metavar="DEPTH", help="strong to a fixed depth"
+    )
     parser.add_argument("--ffo", default="", help="FFO positions to solve, e.g. 40-49")
     parser.add_argument(
         "--old",
@@ -526,7 +584,10 @@ def main(argv: list[str] | None = None) -> int:
         "--endgame-set", type=int, default=None, metavar="N", help="strong on N test positions"
     )
     parser.add_argument(
-        "--clock", choices=("cpu", "wall"), default="cpu", help="--endgame-set: strong's clock"
+        "--clock",
+        choices=("cpu", "wall"),
+        default="cpu",
+        help="--endgame-set, --match: the players' clock",
     )
     parser.add_argument("--match", default="", help="e.g. strong:normal,strong:old-strong")
     parser.add_argument("--games", type=int, default=40, help="games per match")
@@ -547,7 +608,9 @@ def main(argv: list[str] | None = None) -> int:
         or args.strong_ffo
         or args.endgame_set is not None
         or args.match
+        or args.ordering
     )
+    clock = CPU_CLOCK if args.clock == "cpu" else WALL_CLOCK
     warmup()
     if args.perft or everything:
         bench_perft(args.runs, args.old, out)
@@ -555,6 +618,8 @@ def main(argv: list[str] | None = None) -> int:
         bench_speed(args.runs, out)
     if args.generic or everything:
         bench_generic(1.0, args.old, out)
+    if args.ordering:
+        bench_ordering(args.ordering, out)
     ffo = args.ffo or ("40-44" if everything else "")
     if ffo:
         low, _, high = ffo.partition("-")
@@ -572,15 +637,19 @@ def main(argv: list[str] | None = None) -> int:
                 args.games,
                 time_limit=args.time,
                 variant=Variant(anti=True) if args.anti else None,
+                clock=clock,
                 on_game=_progress,
             )
         except ValueError as error:
             parser.error(f"--match {pairing!r}: {error}")
+        low, high = result.interval()
         out(
             f"{first} vs {second}: {result.wins} wins, {result.draws} draws,"
-            f" {result.losses} losses ({100 * result.score:.0f} %), {args.games}"
+            f" {result.losses} losses ({100 * result.score:.1f} %, 95 % interval"
+            f" {100 * low:.1f}-{100 * high:.1f} %), {args.games}"
             f" {'anti-reversi ' if args.anti else ''}games,"
             f" {'default times' if args.time is None else f'{args.time:g} s a move'}"
+            f" ({args.clock} clock)"
         )
     if everything:
         latency, latency_cpu = first_call_latency(args.runs)

@@ -5,6 +5,12 @@ into ``.bench/engine-<commit>/`` (ignored by git; its numba cache is built there
 and starts ``python`` on it, reading a position per line and answering the move its level
 plays. Only 8x8 two-player positions cross (in Edax's board form, with the anti-reversi
 flag beside it: an anti-reversi position needs an engine whose ``Board`` has ``from_rows``).
+
+``OldEngine(commit, cpu_clock=True)`` gives its searches time on the CPU clock of their thread
+(as ``choose_move(..., clock=CPU_CLOCK)`` here), so that a match at equal time stays equal on
+a loaded machine: engines with a ``clock`` argument get it; older ones (``01d94f8``) read the
+monotonic clock, which the server redirects before their kernels are built, in a copy of
+their own (``engine-<commit>-cpu``, so that its numba cache is not the wall-clock one's).
 """
 
 import json
@@ -20,7 +26,15 @@ REPOSITORY = Path(__file__).resolve().parent.parent
 CACHE = REPOSITORY / ".bench"
 BASELINE_COMMIT = "01d94f8"  # the engine issue 12 starts from
 _SERVER = """
-import json, sys
+import json, sys, time
+options = {}
+if sys.argv[1] == "cpu":
+    from ai_worker.fast import intrinsics
+    if hasattr(intrinsics, "_CLOCK_MONOTONIC"):  # an engine of the monotonic clock only
+        intrinsics._CLOCK_MONOTONIC = time.CLOCK_THREAD_CPUTIME_ID  # its kernels' clock
+        time.monotonic_ns = lambda: time.clock_gettime_ns(time.CLOCK_THREAD_CPUTIME_ID)
+    else:
+        options["clock"] = time.CLOCK_THREAD_CPUTIME_ID
 from ai_worker.search import choose_move
 try:
     from ai_worker.search import board_from_obf
@@ -38,14 +52,17 @@ for line in sys.stdin:
     if request["anti"]:
         from ai_worker.engine import Variant
         board = type(board).from_rows(Variant(anti=True), board.rows(), turn=board.turn)
-    result = choose_move(board, request["level"], time_limit=request["time"], seed=request["seed"])
+    result = choose_move(
+        board, request["level"], time_limit=request["time"], seed=request["seed"], **options
+    )
     print(json.dumps({"move": str(result.move)}), flush=True)
 """
 
 
-def engine_folder(commit: str) -> Path:
-    """The folder holding ``commit``'s ``ai_worker`` package (extracted once)."""
-    folder = CACHE / f"engine-{commit}"
+def engine_folder(commit: str, suffix: str = "") -> Path:
+    """The folder holding ``commit``'s ``ai_worker`` package (extracted once; ``suffix`` names
+    another copy, with a numba cache of its own)."""
+    folder = CACHE / f"engine-{commit}{suffix}"
     if not (folder / "ai_worker").is_dir():
         folder.mkdir(parents=True, exist_ok=True)
         archive = subprocess.run(
@@ -60,11 +77,11 @@ def engine_folder(commit: str) -> Path:
 class OldEngine:
     """A running engine of ``commit``; use as a context manager (the process ends on exit)."""
 
-    def __init__(self, commit: str = BASELINE_COMMIT) -> None:
+    def __init__(self, commit: str = BASELINE_COMMIT, *, cpu_clock: bool = False) -> None:
         self.commit = commit
         self._process = subprocess.Popen(
-            [sys.executable, "-c", _SERVER],
-            cwd=engine_folder(commit),
+            [sys.executable, "-c", _SERVER, "cpu" if cpu_clock else "wall"],
+            cwd=engine_folder(commit, "-cpu" if cpu_clock else ""),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,

@@ -12,6 +12,7 @@ lobby) run on Celery beat.
 """
 
 import logging
+import time
 
 from celery import shared_task
 from celery.signals import worker_process_init, worker_ready
@@ -19,7 +20,7 @@ from django.db import InterfaceError, OperationalError
 
 from ai_worker import review
 from ai_worker.engine import Board
-from ai_worker.search import analyse, choose_move, warmup
+from ai_worker.search import SearchResult, analyse, choose_move, warmup
 from games import policy, selectors
 from games.services import analysis, cpu, games, reviews, watching
 
@@ -61,13 +62,27 @@ def sweep_stalled_cpu_turns() -> int:
     return queued
 
 
+def _search(job: selectors.SearchJob, purpose: str, game_id: int, ply: int) -> SearchResult:
+    """``job``'s search, logged with its figures: nodes per CPU-second of this worker's thread
+    and per wall-second (they differ by the share of a core the machine leaves it)."""
+    started = time.thread_time()
+    result = choose_move(job.board, job.level, seed=job.seed)
+    cpu_seconds = time.thread_time() - started
+    logger.info(
+        "%s %s of game %d ply %d: %s, depth %d, %d nodes, CPU %.3f s, wall %.3f s",
+        job.level, purpose, game_id, ply, result.move, result.depth, result.nodes,
+        cpu_seconds, result.elapsed,
+    )  # fmt: skip
+    return result
+
+
 @shared_task(**SEARCH_TASK_OPTIONS)
 def cpu_move(game_id: int, ply: int) -> bool:
     """Play the CPU's move of game ``game_id`` at ``ply``; False when that turn is gone."""
     job = selectors.cpu_job(game_id, ply)
     if job is None:
         return False
-    result = choose_move(job.board, job.level, seed=job.seed)
+    result = _search(job, "move", game_id, ply)
     return cpu.apply_cpu_move(
         game_id=game_id, ply=ply, position=job.position, notation=str(result.move)
     )
@@ -79,7 +94,7 @@ def hint(game_id: int, ply: int) -> bool:
     job = selectors.hint_job(game_id, ply)
     if job is None:
         return False
-    result = choose_move(job.board, job.level, seed=job.seed)
+    result = _search(job, "hint", game_id, ply)
     return cpu.store_hint(
         game_id=game_id,
         ply=ply,

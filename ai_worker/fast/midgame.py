@@ -4,7 +4,9 @@ Scores as in ``evaluation`` (hundredths of a disc for the side to move, wins off
 ``WIN_SCORE``); every leaf is valued by ``evaluation.evaluate`` with the caller's weights. The
 transposition table is that of ``searchstate`` (depth in plies). Moves are ordered by the
 table's best square, then by the static value of the child (deep nodes) or fewest opponent
-replies (shallow ones), with a history of the squares that cut off earlier.
+replies (shallow ones), with a history of the squares that cut off earlier. From
+``ETC_DEPTH`` plies, a node whose child the table already proves bad enough for the side to
+move is cut before any child is searched (enhanced transposition cutoff).
 """
 
 import numpy as np
@@ -30,6 +32,7 @@ from ai_worker.fast.searchstate import (
 )
 
 EVAL_ORDER_DEPTH = 3  # from this depth on, children are ordered by their static value
+ETC_DEPTH = 4  # from this depth on, children's table entries may cut a node (ETC)
 CUT_SIGMAS = 1.5  # how sure a Multi-ProbCut cut must be
 HISTORY_CAP = 300  # at most this much (three replies' worth) of ordering by history
 _FIRST = -1 << 40
@@ -61,6 +64,22 @@ def _sorted_moves(player, opponent, walls, anti, weights, moves, first, by_eval,
         keys[n] = key
         n += 1
     return sort_by_keys(squares, keys)
+
+
+@njit(cache=True)
+def etc_cut(player, opponent, walls, moves, table, depth, beta):
+    """Enhanced transposition cutoff: a value >= ``beta`` that a child's stored upper bound (of
+    a ``depth - 1``-ply search or deeper) proves for this node, else ``-INF``."""
+    while moves:
+        square = lowest_bit_index(moves)
+        moves &= moves - ONE
+        f = flips(player, opponent, square)
+        row = probe(opponent ^ f, player | f | (ONE << np.uint64(square)), table)
+        if row >= 0 and entry_depth(table, row) >= depth - 1:
+            value = -entry_upper(table, row)
+            if value >= beta:
+                return value
+    return -INF
 
 
 @njit(cache=True, inline="always")
@@ -110,6 +129,10 @@ def pvs(
                 return upper
             alpha = max(alpha, lower)
             beta = min(beta, upper)
+    if depth >= ETC_DEPTH:
+        value = etc_cut(player, opponent, walls, moves, table, depth, beta)
+        if value >= beta:
+            return value
     if beta - alpha == 1 and depth < cuts.shape[0] and cuts[depth, 0] > 0:
         a, b, sigma = cuts[depth, 0], cuts[depth, 1], cuts[depth, 2]
         d = shallow_depth(depth)

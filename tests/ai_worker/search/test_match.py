@@ -2,7 +2,14 @@
 
 import pytest
 
-from benchmarks.engine import play_match
+from benchmarks.engine import MatchResult, play_match
+
+
+def test_a_match_score_has_wilson_s_interval() -> None:
+    low, high = MatchResult("a", "b", 40, 0, 0).interval()
+    assert (round(low, 3), high) == (0.912, 1.0)
+    low, high = MatchResult("a", "b", 10, 20, 10).interval()
+    assert round(low, 3) == round(1 - high, 3) == 0.352
 
 
 def test_the_levels_keep_their_order_at_small_budgets() -> None:

@@ -5,6 +5,7 @@ import time
 import pytest
 
 from ai_worker.engine import PASS, Board, Variant
+from ai_worker.levels import STRONG
 from ai_worker.search import CPU_CLOCK, LEVELS, SearchResult, choose_move
 from tests.ai_worker.search.conftest import random_endgame, random_position
 from tests.ai_worker.search.test_endgame import brute_force
@@ -87,3 +88,12 @@ def test_generic_exact_solve_on_a_small_board() -> None:
     result = choose_move(board, "normal", seed=0)
     assert result.exact
     assert result.score == brute_force(board)
+
+
+@pytest.mark.parametrize("variant", [Variant(), Variant(board="10x10")], ids=["8x8", "10x10"])
+def test_strong_stops_at_its_max_depth(variant: Variant) -> None:
+    board = random_position(variant, 20, seed=5)
+    result = choose_move(board, STRONG, time_limit=3600, seed=0, max_depth=3)
+    assert result.depth == 3
+    with pytest.raises(ValueError, match="max_depth"):
+        choose_move(board, STRONG, max_depth=0)
