@@ -41,7 +41,7 @@ from ai_worker.fast import generic
 from ai_worker.fast.api import Position, Searcher, SearchTables, root_order
 from ai_worker.fast.endgame import SELECTIVE_SIGMAS
 from ai_worker.fast.evaluation import HEURISTIC_LIMIT, INF, WIN_SCORE
-from ai_worker.fast.geometry import Geometry, cells_of, geometry_of
+from ai_worker.fast.geometry import Geometry, discs_of, geometry_of
 from ai_worker.fast.searchstate import (
     ABORTED,
     CLOCK,
@@ -180,7 +180,8 @@ def choose_move(
     if _is_bitboard(board):
         searcher = _BitboardSearch(board, deadline_ns, tables, clock)
     else:
-        searcher = _GenericSearch(board, deadline_ns, tables, clock)
+        weights = generic.hand_weights(board.variant.anti)
+        searcher = _GenericSearch(board, deadline_ns, tables, clock, weights)
     found = searcher.normal(rng) if level == NORMAL else searcher.strong(rng)
     square, value, depth, exact, pv = found
     move = _move_of(square, board.width)
@@ -229,7 +230,8 @@ def analyse(
     if _is_bitboard(board):
         searcher = _BitboardSearch(board, deadline_ns, worker_tables(), clock)
     else:
-        searcher = _GenericSearch(board, deadline_ns, worker_tables(), clock)
+        weights = generic.hand_weights(board.variant.anti)
+        searcher = _GenericSearch(board, deadline_ns, worker_tables(), clock, weights)
     limit = board.empties() if max_depth is None else min(max_depth, board.empties())
     budget_ns = int(max(time_limit, 0.0) * 1e9 * ANALYSIS_EXACT_SHARE)
     values, depth, solved = _all_move_values(searcher, limit, exact, budget_ns)
@@ -557,27 +559,34 @@ class _BitboardSearch:
 
 
 class _GenericSearch:
-    """Searches of any variant with the cell-array kernels (paranoid with 3-4 players), over
-    the ``generic`` table of ``tables``."""
+    """Searches of any variant with the generic bitboard kernels (paranoid with 3-4 players),
+    over the ``generic`` table of ``tables``; ``weights`` are the evaluation's (``generic``)."""
 
-    def __init__(self, board: Board, deadline_ns: int, tables: SearchTables, clock: int) -> None:
+    def __init__(
+        self,
+        board: Board,
+        deadline_ns: int,
+        tables: SearchTables,
+        clock: int,
+        weights: np.ndarray,
+    ) -> None:
         rows = board.rows()
-        self.cells = cells_of(rows)
+        self.discs = discs_of(rows)
         self.geometry: Geometry = geometry_of(rows)
+        self.weights = weights
         self.player = board.turn
         self.players = board.variant.players
         self.anti = int(board.variant.anti)
         self.empties = board.empties()
         self.table = tables.generic
         self.stats = new_stats(deadline_ns, tables.next_age(), clock)
-        moves = np.empty(self.cells.shape[0], dtype=np.int64)
         g = self.geometry
-        count = generic.generate_moves(
-            self.cells, g.rays, g.ray_lengths, g.adjacent, self.player, self.players, moves
-        )
-        self.moves = [int(m) for m in moves[:count]]
+        self.moves = [
+            g.square_of(bit)
+            for bit in generic.move_list(self.discs, g.masks, g.shifts, self.player, self.players)
+        ]
         sign = -1 if self.anti else 1
-        self.moves.sort(key=lambda square: -sign * int(g.weights[square]))
+        self.moves.sort(key=lambda square: -sign * int(g.weights[g.bit_of(square)]))
 
     def root_squares(self) -> list[int]:
         return list(self.moves)
@@ -603,12 +612,12 @@ class _GenericSearch:
         values = []
         alpha = -INF
         for square in order:
-            child = self.cells.copy()
-            generic.play(child, g.rays, g.ray_lengths, square, self.player)
+            child = self.discs.copy()
+            generic.play(child, g.shifts, g.bit_of(square), self.player)
             if time.clock_gettime_ns(int(self.stats[CLOCK])) >= self.stats[DEADLINE]:
                 return None
             value = generic.search(
-                child, g.rays, g.ray_lengths, g.adjacent, g.weights, g.corner_of,
+                child, g.masks, g.shifts, g.weights, self.weights,
                 following, self.player, self.players, self.anti, depth - 1,
                 -INF if full_window else alpha, INF, self.stats, self.table,
             )  # fmt: skip

@@ -176,39 +176,62 @@ def _old_perft_cpu(commit: str, depth: int, runs: int) -> float:
 
 
 GENERIC_VARIANTS = {
+    "6x6": {"board": "6x6"},
     "10x10": {"board": "10x10"},
     "octagon": {"board": "octagon"},
     "3 players": {"players": 3},
     "4 players 10x10": {"players": 4, "board": "10x10"},
+    "3 players octagon, walls": {"players": 3, "board": "octagon", "blocked": ["d4", "g7"]},
+}
+# Per variant: the perft depth and the fixed search depth of ``bench_generic``.
+GENERIC_DEPTHS = {
+    "6x6": (9, 10),
+    "10x10": (7, 8),
+    "octagon": (7, 8),
+    "3 players": (7, 8),
+    "4 players 10x10": (7, 8),
+    "3 players octagon, walls": (7, 8),
 }
 _GENERIC_SPEED = """
 import json, random, sys, time
 from ai_worker.engine import Board, Variant
-from ai_worker.search import choose_move
-variants, seconds = json.loads(sys.argv[1]), float(sys.argv[2])
+from ai_worker.fast.api import perft
+from ai_worker.search import analyse, choose_move
+variants, depths, seconds = json.loads(sys.argv[1]), json.loads(sys.argv[2]), float(sys.argv[3])
 for label, settings in variants.items():
     rng = random.Random(3)
     board = Board(Variant(**settings))
     for _ in range(12):
         board.push(rng.choice(board.legal_moves))
     choose_move(board, "strong", time_limit=0.05, seed=0)  # compile or load the kernels
-    nodes = depths = 0
+    perft_depth, search_depth = depths[label]
+    perft(board, 2)
+    started = time.process_time()
+    leaves = perft(board, perft_depth)
+    perft_cpu = time.process_time() - started
+    started = time.process_time()
+    fixed = analyse(board, max_depth=search_depth, exact=False, time_limit=1000)
+    fixed_cpu = time.process_time() - started
+    nodes = depths_reached = 0
     cpu = 0.0
     for ply in range(4):  # four moves of a game, as a worker plays them
         started = time.process_time()
         result = choose_move(board, "strong", time_limit=seconds, seed=0)
         cpu += time.process_time() - started
         nodes += result.nodes
-        depths += result.depth
+        depths_reached += result.depth
         board.push(result.move)
         board.push(rng.choice(board.legal_moves))
-    print(json.dumps([label, nodes / cpu, depths / 4]))
+    print(json.dumps([label, leaves, perft_cpu, fixed.nodes, fixed_cpu, nodes / cpu,
+                      depths_reached / 4]))
 """
 
 
 def bench_generic(seconds: float, old_commit: str | None, out: Out) -> None:
-    """strong in the variants of the generic kernels: four moves of ``seconds`` each from a
-    seeded opening; nodes per CPU-second and the mean depth reached (and ``old_commit``'s)."""
+    """The variants of the generic kernels, each from a seeded 12-ply opening: perft and its
+    leaves per CPU-second, the nodes and CPU time of an analysis to a fixed depth (every root
+    move, fresh process), and strong's nodes per CPU-second and mean depth over four moves of
+    ``seconds`` each; with ``old_commit``, that commit's in the same run, and the ratios."""
     import json
     from pathlib import Path
 
@@ -217,26 +240,44 @@ def bench_generic(seconds: float, old_commit: str | None, out: Out) -> None:
     folders = {"this commit": Path(__file__).resolve().parent.parent}
     if old_commit is not None:
         folders[old_commit] = engine_folder(old_commit)
-    found: dict[str, dict[str, tuple[float, float]]] = {}
+    found: dict[str, dict[str, list[float]]] = {}
     for name, folder in folders.items():
         done = subprocess.run(
-            [sys.executable, "-c", _GENERIC_SPEED, json.dumps(GENERIC_VARIANTS), str(seconds)],
+            [
+                sys.executable,
+                "-c",
+                _GENERIC_SPEED,
+                json.dumps(GENERIC_VARIANTS),
+                json.dumps(GENERIC_DEPTHS),
+                str(seconds),
+            ],
             cwd=folder,
             capture_output=True,
             text=True,
             check=True,
         )
         for line in done.stdout.splitlines():
-            label, per_cpu, depth = json.loads(line)
-            found.setdefault(label, {})[name] = per_cpu, depth
+            label, *figures = json.loads(line)
+            found.setdefault(label, {})[name] = figures
     for label, by_engine in found.items():
-        out(
-            f"strong, {label}, {seconds:g} s a move: "
-            + "; ".join(
-                f"{name} {per_cpu / 1e6:.3f} M nodes per CPU-second, mean depth {depth:.2f}"
-                for name, (per_cpu, depth) in by_engine.items()
+        perft_depth, search_depth = GENERIC_DEPTHS[label]
+        ours = by_engine["this commit"]
+        for name, (leaves, perft_cpu, nodes, fixed_cpu, per_cpu, depth) in by_engine.items():
+            ratios = ""
+            if name != "this commit":
+                ratios = (
+                    f" (this commit: perft {perft_cpu / ours[1]:.2f}x faster,"
+                    f" depth {search_depth} in {fixed_cpu / ours[3]:.2f}x less CPU with"
+                    f" {nodes / max(ours[2], 1):.2f}x fewer nodes)"
+                )
+            out(
+                f"{label}, {name}: perft({perft_depth}) {leaves:.0f} leaves in {perft_cpu:.3f}"
+                f" CPU-s = {leaves / perft_cpu / 1e6:.2f} M per CPU-second; depth {search_depth}"
+                f" analysis {nodes:.0f} nodes in {fixed_cpu:.3f} CPU-s"
+                f" ({nodes / fixed_cpu / 1e6:.3f} M nodes per CPU-second); strong {seconds:g} s"
+                f" a move {per_cpu / 1e6:.3f} M nodes per CPU-second, mean depth {depth:.2f}"
+                + ratios
             )
-        )
 
 
 def bench_ffo(numbers: list[int], old_commit: str | None, out: Out) -> None:
