@@ -8,17 +8,19 @@ Levels:
   fewer empties an exact solve (best final disc difference). Now and then (``NORMAL_SLIP``) it
   plays a slightly worse move within ``NORMAL_SLIP_MARGIN`` of the best.
 - *strong*: iterative deepening until the time limit (1.5 s by default) with the trained
-  pattern evaluation; with ``STRONG_ENDGAME_EMPTIES`` (24) or fewer empties (8x8) the endgame
-  search instead: selective solves (ProbCut from 73 % to 99 % sure, see ``fast.endgame``),
-  then the exact one, each started from what the table kept of the one before; the move of the
-  last one finished is played. The hint is its move.
+  pattern evaluation (in the other variants, the trained linear one of ``generic``); with
+  ``STRONG_ENDGAME_EMPTIES`` (24) or fewer empties (8x8) the endgame search instead: selective
+  solves (ProbCut from 73 % to 99 % sure, see ``fast.endgame``), then the exact one, each
+  started from what the table kept of the one before; the move of the last one finished is
+  played. The hint is its move.
 
-Standard-size (8x8) two-player games use the uint64 bitboard kernels; every other variant
-(6x6, 10x10, octagon, 3-4 players) the generic cell-array kernels. Anti-reversi reverses the
-goal in both. With 3-4 players the search is *paranoid* (every rival minimises the searcher's
-value) rather than max-n: paranoid keeps alpha-beta pruning, so it looks about twice as deep in
-the same time, and its worst-case view suits a table where rivals gang up on the leader. The
-free opening's placements (no choice that flips anything) are picked at random by every level.
+Standard-size (8x8) two-player games use the uint64 bitboard kernels; every other variant (6x6,
+10x10, octagon, 3-4 players) the generic kernels (bitboards of two words). Anti-reversi
+reverses the goal in both. With 3-4 players the search is *paranoid* (every rival minimises the
+searcher's value) rather than max-n: paranoid keeps alpha-beta pruning, so it looks about twice
+as deep in the same time, and its worst-case view suits a table where rivals gang up on the
+leader. The free opening's placements (no choice that flips anything) are picked at random by
+every level.
 
 The search stops at its deadline and answers with the best move of the last finished
 iteration, so a legal move comes back even from a tiny time limit. Randomness comes only from
@@ -55,6 +57,7 @@ from ai_worker.fast.searchstate import (
     CPU_CLOCK as CPU_CLOCK,  # re-exported: callers choose the clock of a search
 )
 from ai_worker.levels import EASY, LEVELS, NORMAL, STRONG
+from ai_worker.linear_weights import load_linear_weights, weights_for
 from ai_worker.weights import strong_weights
 
 DEFAULT_TIME_LIMIT = {EASY: 0.5, NORMAL: 2.0, STRONG: 1.5}
@@ -91,6 +94,9 @@ def _load_cuts(name: str) -> np.ndarray:
 STRONG_WEIGHTS = strong_weights()
 STRONG_CUTS = _load_cuts("probcut-hand")
 STRONG_ENDCUTS = _load_cuts("endcut-patterns")
+# strong's and analyse's evaluation in the other variants: the trained linear weights per
+# board and player count (``python -m ai_worker train-linear``), loaded once per process.
+GENERIC_WEIGHTS = load_linear_weights()
 _NEAR_END = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X"  # FFO #40
 
 # (square, value, depth, exact, principal variation) as the searches below find them.
@@ -157,9 +163,13 @@ def choose_move(
     time_limit: float | None = None,
     seed: int | None = None,
     clock: int = WALL_CLOCK,
+    hand_evaluation: bool = False,
 ) -> SearchResult:
     """The move ``level`` plays in ``board``'s position, within ``time_limit`` seconds on
-    ``clock`` (``WALL_CLOCK``, or ``CPU_CLOCK`` for the searching thread's CPU time)."""
+    ``clock`` (``WALL_CLOCK``, or ``CPU_CLOCK`` for the searching thread's CPU time).
+    ``hand_evaluation``: strong in the variants of the generic search values its leaves by
+    the hand-written evaluation instead of the trained one (to measure one against the
+    other)."""
     if level not in LEVELS:
         raise ValueError(f"level must be one of {', '.join(LEVELS)}")
     started = time.monotonic()
@@ -180,7 +190,7 @@ def choose_move(
     if _is_bitboard(board):
         searcher = _BitboardSearch(board, deadline_ns, tables, clock)
     else:
-        weights = generic.hand_weights(board.variant.anti)
+        weights = _generic_weights(board.variant, level == STRONG and not hand_evaluation)
         searcher = _GenericSearch(board, deadline_ns, tables, clock, weights)
     found = searcher.normal(rng) if level == NORMAL else searcher.strong(rng)
     square, value, depth, exact, pv = found
@@ -230,7 +240,7 @@ def analyse(
     if _is_bitboard(board):
         searcher = _BitboardSearch(board, deadline_ns, worker_tables(), clock)
     else:
-        weights = generic.hand_weights(board.variant.anti)
+        weights = _generic_weights(board.variant, True)
         searcher = _GenericSearch(board, deadline_ns, worker_tables(), clock, weights)
     limit = board.empties() if max_depth is None else min(max_depth, board.empties())
     budget_ns = int(max(time_limit, 0.0) * 1e9 * ANALYSIS_EXACT_SHARE)
@@ -329,6 +339,13 @@ def _deadline_ns(time_limit: float, clock: int) -> int:
 
 def _is_bitboard(board: Board) -> bool:
     return board.variant.players == 2 and board.variant.board == "8x8"
+
+
+def _generic_weights(variant: Variant, trained: bool) -> np.ndarray:
+    """The evaluation weights of the generic search in ``variant``: the trained set of its
+    board and player count, else (or not ``trained``) the hand-written ones."""
+    found = weights_for(variant, GENERIC_WEIGHTS) if trained else None
+    return generic.hand_weights(variant.anti) if found is None else found
 
 
 def _fresh_tables() -> SearchTables:

@@ -9,8 +9,13 @@ perft, solves and matches. Sections:
 - ``--perft``: perft(10) and perft(11) of the 8x8 start, perft(9) of 10x10 (with ``--old``,
   the old commit's perft(11) too).
 - ``--speed``: strong's nodes per second, from middle-game positions and in a played game.
-- ``--generic``: strong's nodes per second and depth in 10x10, octagon and 3-4 player games
-  (the generic kernels; with ``--old``, that commit's too).
+- ``--generic``: the generic kernels (6x6, 10x10, octagon, 3-4 players, walls): perft, nodes
+  and CPU time of an analysis to a fixed depth, strong's nodes per second and depth (with
+  ``--old``, that commit's too, and the ratios).
+- ``--generic-match 10x10,octagon,3p,4p-10x10``: strong with the trained linear evaluation
+  against strong with the hand-written one, same search, equal CPU time a move (``--time``,
+  default 0.05 s), ``--games`` games per variant from random openings, the trained player in
+  every seat in turn.
 - ``--ffo 40-49``: exact solves of FFO positions, with fresh tables each.
 - ``--strong-ffo``: strong at its 1.5 s on FFO #1-#39 of 20 empties or fewer.
 - ``--endgame-set N``: strong at 1.5 s on the first N positions of the endgame test set
@@ -469,6 +474,75 @@ def play_match(
     return MatchResult(first, second, wins, draws, losses)
 
 
+GENERIC_MATCH_VARIANTS = {
+    "6x6": Variant(board="6x6"),
+    "10x10": Variant(board="10x10"),
+    "octagon": Variant(board="octagon"),
+    "3p": Variant(players=3),
+    "3p-octagon": Variant(players=3, board="octagon"),
+    "4p": Variant(players=4),
+    "4p-10x10": Variant(players=4, board="10x10"),
+}
+GENERIC_MATCH_TIME = 0.05
+
+
+def generic_match(
+    variant: Variant,
+    games: int,
+    time_limit: float,
+    *,
+    opening_plies: int = 4,
+    seed: int = 0,
+    on_game: Callable[[str], None] | None = None,
+) -> MatchResult:
+    """strong with the trained evaluation (``first``) against strong with the hand-written
+    one in every other seat, ``time_limit`` CPU seconds a move each: ``games`` games from
+    random openings, each opening played once with the trained player in each seat. A draw
+    is a shared first place."""
+    wins = draws = losses = 0
+    players = variant.players
+    for game in range(games):
+        rng = random.Random(seed * 1000 + game // players)
+        board = Board(variant)
+        for _ in range(opening_plies):
+            board.push(rng.choice(board.legal_moves))
+        seat = game % players
+        while not board.is_game_over():
+            found = choose_move(
+                board,
+                "strong",
+                time_limit=time_limit,
+                seed=game,
+                clock=CPU_CLOCK,
+                hand_evaluation=board.turn != seat,
+            )
+            board.push(found.move)
+        outcome = board.outcome()
+        assert outcome is not None
+        if outcome.winner == seat:
+            wins += 1
+        elif outcome.draw and outcome.tournament[seat] == max(outcome.tournament):
+            draws += 1
+        else:
+            losses += 1
+        if on_game is not None:
+            on_game(f"game {game + 1}: trained {wins} wins, {draws} draws, {losses} losses")
+    return MatchResult("trained", "hand", wins, draws, losses)
+
+
+def bench_generic_match(name: str, games: int, time_limit: float | None, out: Out) -> None:
+    """``generic_match`` in ``GENERIC_MATCH_VARIANTS[name]``, with its line of figures."""
+    variant = GENERIC_MATCH_VARIANTS[name]
+    limit = GENERIC_MATCH_TIME if time_limit is None else time_limit
+    result = generic_match(variant, games, limit, on_game=_progress)
+    out(
+        f"{name}: trained vs hand evaluation, strong at {limit:g} CPU-s a move:"
+        f" {result.wins} wins, {result.draws} draws, {result.losses} losses in {games} games"
+        f" ({100 * result.score:.0f} % of the points; equal strength"
+        f" {100 / variant.players:.0f} %)"
+    )
+
+
 Player = Callable[[Board, float | None, int], Move]
 
 
@@ -540,6 +614,27 @@ def _progress(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
+def _matches(args: argparse.Namespace, parser: argparse.ArgumentParser, out: Out) -> None:
+    """The ``--match`` and ``--generic-match`` sections."""
+    for pairing in filter(None, args.match.split(",")):
+        first, _, second = pairing.partition(":")
+        try:
+            result = play_match(first, second, args.games, time_limit=args.time, on_game=_progress)
+        except ValueError as error:
+            parser.error(f"--match {pairing!r}: {error}")
+        out(
+            f"{first} vs {second}: {result.wins} wins, {result.draws} draws,"
+            f" {result.losses} losses ({100 * result.score:.0f} %), {args.games} games,"
+            f" {'default times' if args.time is None else f'{args.time:g} s a move'}"
+        )
+    for name in filter(None, args.generic_match.split(",")):
+        if name not in GENERIC_MATCH_VARIANTS:
+            parser.error(
+                f"--generic-match: {name!r} is none of {', '.join(GENERIC_MATCH_VARIANTS)}"
+            )
+        bench_generic_match(name, args.games, args.time, out)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.engine",
@@ -568,6 +663,11 @@ def main(argv: list[str] | None = None) -> int:
         "--clock", choices=("cpu", "wall"), default="cpu", help="--endgame-set: strong's clock"
     )
     parser.add_argument("--match", default="", help="e.g. strong:normal,strong:old-strong")
+    parser.add_argument(
+        "--generic-match",
+        default="",
+        help=f"trained vs hand evaluation in {','.join(GENERIC_MATCH_VARIANTS)}",
+    )
     parser.add_argument("--games", type=int, default=40, help="games per match")
     parser.add_argument("--time", type=float, default=None, help="seconds per move in matches")
     args = parser.parse_args(argv)
@@ -585,6 +685,7 @@ def main(argv: list[str] | None = None) -> int:
         or args.strong_ffo
         or args.endgame_set is not None
         or args.match
+        or args.generic_match
     )
     warmup()
     if args.perft or everything:
@@ -601,17 +702,7 @@ def main(argv: list[str] | None = None) -> int:
         bench_strong_ffo(out)
     if args.endgame_set is not None:
         bench_endgame_set(args.endgame_set, args.clock, args.old, out)
-    for pairing in filter(None, args.match.split(",")):
-        first, _, second = pairing.partition(":")
-        try:
-            result = play_match(first, second, args.games, time_limit=args.time, on_game=_progress)
-        except ValueError as error:
-            parser.error(f"--match {pairing!r}: {error}")
-        out(
-            f"{first} vs {second}: {result.wins} wins, {result.draws} draws,"
-            f" {result.losses} losses ({100 * result.score:.0f} %), {args.games} games,"
-            f" {'default times' if args.time is None else f'{args.time:g} s a move'}"
-        )
+    _matches(args, parser, out)
     if everything:
         latency, latency_cpu = first_call_latency(args.runs)
         out(

@@ -117,9 +117,7 @@ def _build(layout: str, width: int) -> Geometry:
     edges = [
         (col, row)
         for col, row in cells
-        if (col, row) not in corners
-        and (col, row) not in guarded
-        and any(on_closed_line(col, row))
+        if (col, row) not in corners and (col, row) not in guarded and any(on_closed_line(col, row))
     ]
     for col, row in edges:
         weights[bit(col, row)] = W_EDGE
