@@ -57,7 +57,7 @@ from ai_worker.fast.searchstate import (
     CPU_CLOCK as CPU_CLOCK,  # re-exported: callers choose the clock of a search
 )
 from ai_worker.levels import EASY, LEVELS, NORMAL, STRONG
-from ai_worker.linear_weights import load_linear_weights, weights_for
+from ai_worker.linear_weights import load_linear_weights, set_name, weights_for
 from ai_worker.weights import strong_weights
 
 DEFAULT_TIME_LIMIT = {EASY: 0.5, NORMAL: 2.0, STRONG: 1.5}
@@ -97,6 +97,10 @@ STRONG_ENDCUTS = _load_cuts("endcut-patterns")
 # strong's and analyse's evaluation in the other variants: the trained linear weights per
 # board and player count (``python -m ai_worker train-linear``), loaded once per process.
 GENERIC_WEIGHTS = load_linear_weights()
+# Trained sets that lost to the hand-written weights (``python -m benchmarks.engine
+# --generic-match octagon``: 2 wins in 16 games, 2026-12-01): strong keeps the hand weights
+# there until a training run does better.
+HAND_ONLY_SETS = frozenset({"octagon/2"})
 _NEAR_END = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X"  # FFO #40
 
 # (square, value, depth, exact, principal variation) as the searches below find them.
@@ -343,8 +347,11 @@ def _is_bitboard(board: Board) -> bool:
 
 def _generic_weights(variant: Variant, trained: bool) -> np.ndarray:
     """The evaluation weights of the generic search in ``variant``: the trained set of its
-    board and player count, else (or not ``trained``) the hand-written ones."""
-    found = weights_for(variant, GENERIC_WEIGHTS) if trained else None
+    board and player count, else (or not ``trained``, or a set of ``HAND_ONLY_SETS``) the
+    hand-written ones."""
+    found = None
+    if trained and set_name(variant.board, variant.players) not in HAND_ONLY_SETS:
+        found = weights_for(variant, GENERIC_WEIGHTS)
     return generic.hand_weights(variant.anti) if found is None else found
 
 

@@ -7,10 +7,10 @@ move at ``random_share`` of the turns); every position is kept once for each pla
 that player's features (``generic.features``) and the game's final margin for that player
 (hundredths of a disc: its discs less the best rival's, with 2 players the empties to the
 winner, as ``generic.terminal_score`` counts). Then per phase (``generic.phase_of``) least
-squares, ridge-regularised towards the hand-written weights (``generic.hand_weights``) so a
-feature the games say little about keeps its hand value. The sets go to
-``ai_worker/data/linear-weights.json`` (``ai_worker.linear_weights``). The same settings and
-seed give the same weights.
+squares with an intercept (dropped), ridge-regularised towards the hand-written weights
+(``generic.hand_weights``) so a feature the games say little about keeps its hand value. The
+sets go to ``ai_worker/data/linear-weights.json`` (``ai_worker.linear_weights``). The same
+settings and seed give the same weights.
 """
 
 import random
@@ -164,16 +164,21 @@ def _final_margins(discs: np.ndarray, g: Geometry, n: int) -> list[float]:
 
 
 def fit(rows: np.ndarray, labels: np.ndarray, phases: np.ndarray, ridge: float) -> np.ndarray:
-    """Per phase, the weights ``w`` minimising ``|rows w - labels|^2 + ridge |w - hand|^2``
-    (``hand``: the hand-written weights); a phase without positions keeps the hand ones."""
+    """Per phase, the weights ``w`` minimising ``|rows w + b - labels|^2 + ridge |w - hand|^2``
+    (``hand``: the hand-written weights) over ``w`` and an intercept ``b``, which is dropped: a
+    constant per phase changes no choice of the search, and without it the tempo feature (whose
+    mean is not 0 with 3-4 players) would stand in for it. A phase without positions keeps the
+    hand weights."""
     hand = generic.hand_weights(False)
     weights = hand.copy()
-    eye = np.eye(generic.N_FEATURES)
+    n = generic.N_FEATURES
+    penalty = np.diag([ridge] * n + [0.0])
     for phase in range(generic.PHASES):
         chosen = phases == phase
         if not chosen.any():
             continue
-        a = rows[chosen]
+        a = np.hstack([rows[chosen], np.ones((int(chosen.sum()), 1))])
         y = labels[chosen]
-        weights[phase] = np.linalg.solve(a.T @ a + ridge * eye, a.T @ y + ridge * hand[phase])
+        prior = np.append(ridge * hand[phase], 0.0)
+        weights[phase] = np.linalg.solve(a.T @ a + penalty, a.T @ y + prior)[:n]
     return weights

@@ -18,7 +18,7 @@ from ai_worker.fast.geometry import (
     geometry_of,
 )
 from ai_worker.linear_weights import load_linear_weights, set_name
-from ai_worker.search import GENERIC_WEIGHTS, _generic_weights
+from ai_worker.search import GENERIC_WEIGHTS, HAND_ONLY_SETS, _generic_weights
 from ai_worker.training.linear import SETS
 from tests.ai_worker.search.conftest import random_position
 
@@ -147,3 +147,7 @@ def test_strong_uses_the_trained_set_of_its_board_and_player_count() -> None:
         _generic_weights(Variant(board="10x10"), False), generic.hand_weights(False)
     )
     assert set(load_linear_weights()) == set(GENERIC_WEIGHTS)
+    for name in HAND_ONLY_SETS:  # trained sets that lost to the hand weights
+        board, players = name.split("/")
+        held_back = _generic_weights(Variant(board=board, players=int(players)), True)
+        assert np.array_equal(held_back, generic.hand_weights(False))
