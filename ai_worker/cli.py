@@ -178,6 +178,52 @@ def run_train(args: argparse.Namespace) -> int:
     return 0
 
 
+def add_train_linear(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    from ai_worker.training.linear import LinearSettings
+
+    defaults = LinearSettings()
+    train = commands.add_parser(
+        "train-linear",
+        help="train the linear evaluation of the 6x6, 10x10, octagon and 3-4 player search",
+        description="Self-play games by the generic search per board and player count, every"
+        " position labelled by the game's final margin for each player, fitted by least"
+        " squares per phase; the weights file goes to --out.",
+    )
+    train.add_argument("--out", type=Path, default=defaults.out, help="weights file to write")
+    train.add_argument("--seed", type=int, default=defaults.seed)
+    train.add_argument("--games", type=int, default=defaults.games, help="games per set")
+    train.add_argument(
+        "--depth", type=int, default=defaults.search_depth, help="plies of the self-play search"
+    )
+    train.add_argument(
+        "--random-share",
+        type=float,
+        default=defaults.random_share,
+        help="share of the self-play moves chosen at random",
+    )
+    train.add_argument("--ridge", type=float, default=defaults.ridge)
+    train.set_defaults(handler=run_train_linear)
+
+
+def run_train_linear(args: argparse.Namespace) -> int:
+    from ai_worker.training.linear import LinearSettings, run_linear
+
+    if args.games < 1 or args.depth < 1:
+        return _fail("--games and --depth must be 1 or more")
+    if not 0 <= args.random_share <= 1:
+        return _fail("--random-share must be between 0 and 1")
+    settings = LinearSettings(
+        out=args.out,
+        seed=args.seed,
+        games=args.games,
+        search_depth=args.depth,
+        random_share=args.random_share,
+        ridge=args.ridge,
+    )
+    run_linear(settings, log=lambda line: print(line, flush=True))
+    return 0
+
+
 def _add_position_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=2, help="2, 3 or 4")
     parser.add_argument("--board", default="8x8", help="6x6, 8x8, 10x10 or octagon")
@@ -229,6 +275,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_solve(commands)
     add_play(commands)
     add_train(commands)
+    add_train_linear(commands)
     return parser
 
 

@@ -8,17 +8,19 @@ Levels:
   fewer empties an exact solve (best final disc difference). Now and then (``NORMAL_SLIP``) it
   plays a slightly worse move within ``NORMAL_SLIP_MARGIN`` of the best.
 - *strong*: iterative deepening until the time limit (1.5 s by default) with the trained
-  pattern evaluation; with ``STRONG_ENDGAME_EMPTIES`` (24) or fewer empties (8x8) the endgame
-  search instead: selective solves (ProbCut from 73 % to 99 % sure, see ``fast.endgame``),
-  then the exact one, each started from what the table kept of the one before; the move of the
-  last one finished is played. The hint is its move.
+  pattern evaluation (in the other variants, the trained linear one of ``generic``); with
+  ``STRONG_ENDGAME_EMPTIES`` (24) or fewer empties (8x8) the endgame search instead: selective
+  solves (ProbCut from 73 % to 99 % sure, see ``fast.endgame``), then the exact one, each
+  started from what the table kept of the one before; the move of the last one finished is
+  played. The hint is its move.
 
-Standard-size (8x8) two-player games use the uint64 bitboard kernels; every other variant
-(6x6, 10x10, octagon, 3-4 players) the generic cell-array kernels. Anti-reversi reverses the
-goal in both. With 3-4 players the search is *paranoid* (every rival minimises the searcher's
-value) rather than max-n: paranoid keeps alpha-beta pruning, so it looks about twice as deep in
-the same time, and its worst-case view suits a table where rivals gang up on the leader. The
-free opening's placements (no choice that flips anything) are picked at random by every level.
+Standard-size (8x8) two-player games use the uint64 bitboard kernels; every other variant (6x6,
+10x10, octagon, 3-4 players) the generic kernels (bitboards of two words). Anti-reversi
+reverses the goal in both. With 3-4 players the search is *paranoid* (every rival minimises the
+searcher's value) rather than max-n: paranoid keeps alpha-beta pruning, so it looks about twice
+as deep in the same time, and its worst-case view suits a table where rivals gang up on the
+leader. The free opening's placements (no choice that flips anything) are picked at random by
+every level.
 
 The search stops at its deadline and answers with the best move of the last finished
 iteration, so a legal move comes back even from a tiny time limit. Randomness comes only from
@@ -41,7 +43,7 @@ from ai_worker.fast import generic
 from ai_worker.fast.api import Position, Searcher, SearchTables, root_order
 from ai_worker.fast.endgame import SELECTIVE_SIGMAS
 from ai_worker.fast.evaluation import HEURISTIC_LIMIT, INF, WIN_SCORE
-from ai_worker.fast.geometry import Geometry, cells_of, geometry_of
+from ai_worker.fast.geometry import Geometry, discs_of, geometry_of
 from ai_worker.fast.searchstate import (
     ABORTED,
     CLOCK,
@@ -55,6 +57,7 @@ from ai_worker.fast.searchstate import (
     CPU_CLOCK as CPU_CLOCK,  # re-exported: callers choose the clock of a search
 )
 from ai_worker.levels import EASY, LEVELS, NORMAL, STRONG
+from ai_worker.linear_weights import load_linear_weights, set_name, weights_for
 from ai_worker.weights import strong_weights
 
 DEFAULT_TIME_LIMIT = {EASY: 0.5, NORMAL: 2.0, STRONG: 1.5}
@@ -83,14 +86,21 @@ def _load_cuts(name: str) -> np.ndarray:
     return np.ascontiguousarray(fitted["cuts"], dtype=np.float64)
 
 
-# strong's searches: the trained pattern evaluation (``python -m ai_worker train``; the
-# hand-written one for anti-reversi and walls), loaded once per process, and the hand-written
+# strong's searches: the trained pattern evaluations (``python -m ai_worker train``, reversi and
+# anti-reversi; the hand-written one for walls), loaded once per process, and the hand-written
 # evaluation's Multi-ProbCut fit (same scale; the patterns' shallow values predict deep ones
 # at least as well, so its cuts stay on the safe side); the selective endgame's fit is the
 # patterns' own.
 STRONG_WEIGHTS = strong_weights()
 STRONG_CUTS = _load_cuts("probcut-hand")
 STRONG_ENDCUTS = _load_cuts("endcut-patterns")
+# strong's and analyse's evaluation in the other variants: the trained linear weights per
+# board and player count (``python -m ai_worker train-linear``), loaded once per process.
+GENERIC_WEIGHTS = load_linear_weights()
+# Trained sets that lost to the hand-written weights (``python -m benchmarks.engine
+# --generic-match octagon``: 2 wins in 16 games, 2026-12-01): strong keeps the hand weights
+# there until a training run does better.
+HAND_ONLY_SETS = frozenset({"octagon/2"})
 _NEAR_END = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X"  # FFO #40
 
 # (square, value, depth, exact, principal variation) as the searches below find them.
@@ -158,11 +168,14 @@ def choose_move(
     seed: int | None = None,
     clock: int = WALL_CLOCK,
     max_depth: int = MAX_DEPTH,
+    hand_evaluation: bool = False,
 ) -> SearchResult:
     """The move ``level`` plays in ``board``'s position, within ``time_limit`` seconds on
     ``clock`` (``WALL_CLOCK``, or ``CPU_CLOCK`` for the searching thread's CPU time); strong's
     iterative deepening stops after ``max_depth`` plies (a fixed-depth search for benchmarks
-    of move ordering, with a long time limit)."""
+    of move ordering, with a long time limit). ``hand_evaluation``: strong in the variants of
+    the generic search values its leaves by the hand-written evaluation instead of the trained
+    one (to measure one against the other)."""
     if level not in LEVELS:
         raise ValueError(f"level must be one of {', '.join(LEVELS)}")
     if max_depth < 1:
@@ -185,7 +198,8 @@ def choose_move(
     if _is_bitboard(board):
         searcher = _BitboardSearch(board, deadline_ns, tables, clock)
     else:
-        searcher = _GenericSearch(board, deadline_ns, tables, clock)
+        weights = _generic_weights(board.variant, level == STRONG and not hand_evaluation)
+        searcher = _GenericSearch(board, deadline_ns, tables, clock, weights)
     found = searcher.normal(rng) if level == NORMAL else searcher.strong(rng, max_depth)
     square, value, depth, exact, pv = found
     move = _move_of(square, board.width)
@@ -234,7 +248,8 @@ def analyse(
     if _is_bitboard(board):
         searcher = _BitboardSearch(board, deadline_ns, worker_tables(), clock)
     else:
-        searcher = _GenericSearch(board, deadline_ns, worker_tables(), clock)
+        weights = _generic_weights(board.variant, True)
+        searcher = _GenericSearch(board, deadline_ns, worker_tables(), clock, weights)
     limit = board.empties() if max_depth is None else min(max_depth, board.empties())
     budget_ns = int(max(time_limit, 0.0) * 1e9 * ANALYSIS_EXACT_SHARE)
     values, depth, solved = _all_move_values(searcher, limit, exact, budget_ns)
@@ -332,6 +347,16 @@ def _deadline_ns(time_limit: float, clock: int) -> int:
 
 def _is_bitboard(board: Board) -> bool:
     return board.variant.players == 2 and board.variant.board == "8x8"
+
+
+def _generic_weights(variant: Variant, trained: bool) -> np.ndarray:
+    """The evaluation weights of the generic search in ``variant``: the trained set of its
+    board and player count, else (or not ``trained``, or a set of ``HAND_ONLY_SETS``) the
+    hand-written ones."""
+    found = None
+    if trained and set_name(variant.board, variant.players) not in HAND_ONLY_SETS:
+        found = weights_for(variant, GENERIC_WEIGHTS)
+    return generic.hand_weights(variant.anti) if found is None else found
 
 
 def _fresh_tables() -> SearchTables:
@@ -562,27 +587,34 @@ class _BitboardSearch:
 
 
 class _GenericSearch:
-    """Searches of any variant with the cell-array kernels (paranoid with 3-4 players), over
-    the ``generic`` table of ``tables``."""
+    """Searches of any variant with the generic bitboard kernels (paranoid with 3-4 players),
+    over the ``generic`` table of ``tables``; ``weights`` are the evaluation's (``generic``)."""
 
-    def __init__(self, board: Board, deadline_ns: int, tables: SearchTables, clock: int) -> None:
+    def __init__(
+        self,
+        board: Board,
+        deadline_ns: int,
+        tables: SearchTables,
+        clock: int,
+        weights: np.ndarray,
+    ) -> None:
         rows = board.rows()
-        self.cells = cells_of(rows)
+        self.discs = discs_of(rows)
         self.geometry: Geometry = geometry_of(rows)
+        self.weights = weights
         self.player = board.turn
         self.players = board.variant.players
         self.anti = int(board.variant.anti)
         self.empties = board.empties()
         self.table = tables.generic
         self.stats = new_stats(deadline_ns, tables.next_age(), clock)
-        moves = np.empty(self.cells.shape[0], dtype=np.int64)
         g = self.geometry
-        count = generic.generate_moves(
-            self.cells, g.rays, g.ray_lengths, g.adjacent, self.player, self.players, moves
-        )
-        self.moves = [int(m) for m in moves[:count]]
+        self.moves = [
+            g.square_of(bit)
+            for bit in generic.move_list(self.discs, g.masks, g.shifts, self.player, self.players)
+        ]
         sign = -1 if self.anti else 1
-        self.moves.sort(key=lambda square: -sign * int(g.weights[square]))
+        self.moves.sort(key=lambda square: -sign * int(g.weights[g.bit_of(square)]))
 
     def root_squares(self) -> list[int]:
         return list(self.moves)
@@ -608,12 +640,12 @@ class _GenericSearch:
         values = []
         alpha = -INF
         for square in order:
-            child = self.cells.copy()
-            generic.play(child, g.rays, g.ray_lengths, square, self.player)
+            child = self.discs.copy()
+            generic.play(child, g.shifts, g.bit_of(square), self.player)
             if time.clock_gettime_ns(int(self.stats[CLOCK])) >= self.stats[DEADLINE]:
                 return None
             value = generic.search(
-                child, g.rays, g.ray_lengths, g.adjacent, g.weights, g.corner_of,
+                child, g.masks, g.shifts, g.weights, self.weights,
                 following, self.player, self.players, self.anti, depth - 1,
                 -INF if full_window else alpha, INF, self.stats, self.table,
             )  # fmt: skip

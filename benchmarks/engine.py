@@ -9,8 +9,13 @@ perft, solves and matches. Sections:
 - ``--perft``: perft(10) and perft(11) of the 8x8 start, perft(9) of 10x10 (with ``--old``,
   the old commit's perft(11) too).
 - ``--speed``: strong's nodes per second, from middle-game positions and in a played game.
-- ``--generic``: strong's nodes per second and depth in 10x10, octagon and 3-4 player games
-  (the generic kernels; with ``--old``, that commit's too).
+- ``--generic``: the generic kernels (6x6, 10x10, octagon, 3-4 players, walls): perft, nodes
+  and CPU time of an analysis to a fixed depth, strong's nodes per second and depth (with
+  ``--old``, that commit's too, and the ratios).
+- ``--generic-match 10x10,octagon,3p,4p-10x10``: strong with the trained linear evaluation
+  against strong with the hand-written one, same search, equal CPU time a move (``--time``,
+  default 0.05 s), ``--games`` games per variant from random openings, the trained player in
+  every seat in turn.
 - ``--ordering DEPTH``: strong to a fixed depth on 24 middle-game positions: nodes and CPU
   time (move ordering: fewer nodes for the same search).
 - ``--ffo 40-49``: exact solves of FFO positions, with fresh tables each.
@@ -217,39 +222,62 @@ def _old_perft_cpu(commit: str, depth: int, runs: int) -> float:
 
 
 GENERIC_VARIANTS = {
+    "6x6": {"board": "6x6"},
     "10x10": {"board": "10x10"},
     "octagon": {"board": "octagon"},
     "3 players": {"players": 3},
     "4 players 10x10": {"players": 4, "board": "10x10"},
+    "3 players octagon, walls": {"players": 3, "board": "octagon", "blocked": ["d4", "g7"]},
+}
+# Per variant: the perft depth and the fixed search depth of ``bench_generic``.
+GENERIC_DEPTHS = {
+    "6x6": (9, 10),
+    "10x10": (7, 8),
+    "octagon": (7, 8),
+    "3 players": (7, 8),
+    "4 players 10x10": (7, 8),
+    "3 players octagon, walls": (7, 8),
 }
 _GENERIC_SPEED = """
 import json, random, sys, time
 from ai_worker.engine import Board, Variant
-from ai_worker.search import choose_move
-variants, seconds = json.loads(sys.argv[1]), float(sys.argv[2])
+from ai_worker.fast.api import perft
+from ai_worker.search import analyse, choose_move
+variants, depths, seconds = json.loads(sys.argv[1]), json.loads(sys.argv[2]), float(sys.argv[3])
 for label, settings in variants.items():
     rng = random.Random(3)
     board = Board(Variant(**settings))
     for _ in range(12):
         board.push(rng.choice(board.legal_moves))
     choose_move(board, "strong", time_limit=0.05, seed=0)  # compile or load the kernels
-    nodes = depths = 0
+    perft_depth, search_depth = depths[label]
+    perft(board, 2)
+    started = time.process_time()
+    leaves = perft(board, perft_depth)
+    perft_cpu = time.process_time() - started
+    started = time.process_time()
+    fixed = analyse(board, max_depth=search_depth, exact=False, time_limit=1000)
+    fixed_cpu = time.process_time() - started
+    nodes = depths_reached = 0
     cpu = 0.0
     for ply in range(4):  # four moves of a game, as a worker plays them
         started = time.process_time()
         result = choose_move(board, "strong", time_limit=seconds, seed=0)
         cpu += time.process_time() - started
         nodes += result.nodes
-        depths += result.depth
+        depths_reached += result.depth
         board.push(result.move)
         board.push(rng.choice(board.legal_moves))
-    print(json.dumps([label, nodes / cpu, depths / 4]))
+    print(json.dumps([label, leaves, perft_cpu, fixed.nodes, fixed_cpu, nodes / cpu,
+                      depths_reached / 4]))
 """
 
 
 def bench_generic(seconds: float, old_commit: str | None, out: Out) -> None:
-    """strong in the variants of the generic kernels: four moves of ``seconds`` each from a
-    seeded opening; nodes per CPU-second and the mean depth reached (and ``old_commit``'s)."""
+    """The variants of the generic kernels, each from a seeded 12-ply opening: perft and its
+    leaves per CPU-second, the nodes and CPU time of an analysis to a fixed depth (every root
+    move, fresh process), and strong's nodes per CPU-second and mean depth over four moves of
+    ``seconds`` each; with ``old_commit``, that commit's in the same run, and the ratios."""
     import json
     from pathlib import Path
 
@@ -258,26 +286,44 @@ def bench_generic(seconds: float, old_commit: str | None, out: Out) -> None:
     folders = {"this commit": Path(__file__).resolve().parent.parent}
     if old_commit is not None:
         folders[old_commit] = engine_folder(old_commit)
-    found: dict[str, dict[str, tuple[float, float]]] = {}
+    found: dict[str, dict[str, list[float]]] = {}
     for name, folder in folders.items():
         done = subprocess.run(
-            [sys.executable, "-c", _GENERIC_SPEED, json.dumps(GENERIC_VARIANTS), str(seconds)],
+            [
+                sys.executable,
+                "-c",
+                _GENERIC_SPEED,
+                json.dumps(GENERIC_VARIANTS),
+                json.dumps(GENERIC_DEPTHS),
+                str(seconds),
+            ],
             cwd=folder,
             capture_output=True,
             text=True,
             check=True,
         )
         for line in done.stdout.splitlines():
-            label, per_cpu, depth = json.loads(line)
-            found.setdefault(label, {})[name] = per_cpu, depth
+            label, *figures = json.loads(line)
+            found.setdefault(label, {})[name] = figures
     for label, by_engine in found.items():
-        out(
-            f"strong, {label}, {seconds:g} s a move: "
-            + "; ".join(
-                f"{name} {per_cpu / 1e6:.3f} M nodes per CPU-second, mean depth {depth:.2f}"
-                for name, (per_cpu, depth) in by_engine.items()
+        perft_depth, search_depth = GENERIC_DEPTHS[label]
+        ours = by_engine["this commit"]
+        for name, (leaves, perft_cpu, nodes, fixed_cpu, per_cpu, depth) in by_engine.items():
+            ratios = ""
+            if name != "this commit":
+                ratios = (
+                    f" (this commit: perft {perft_cpu / ours[1]:.2f}x faster,"
+                    f" depth {search_depth} in {fixed_cpu / ours[3]:.2f}x less CPU with"
+                    f" {nodes / max(ours[2], 1):.2f}x fewer nodes)"
+                )
+            out(
+                f"{label}, {name}: perft({perft_depth}) {leaves:.0f} leaves in {perft_cpu:.3f}"
+                f" CPU-s = {leaves / perft_cpu / 1e6:.2f} M per CPU-second; depth {search_depth}"
+                f" analysis {nodes:.0f} nodes in {fixed_cpu:.3f} CPU-s"
+                f" ({nodes / fixed_cpu / 1e6:.3f} M nodes per CPU-second); strong {seconds:g} s"
+                f" a move {per_cpu / 1e6:.3f} M nodes per CPU-second, mean depth {depth:.2f}"
+                + ratios
             )
-        )
 
 
 def bench_ffo(numbers: list[int], old_commit: str | None, out: Out) -> None:
@@ -484,6 +530,75 @@ def play_match(
     return MatchResult(first, second, wins, draws, losses)
 
 
+GENERIC_MATCH_VARIANTS = {
+    "6x6": Variant(board="6x6"),
+    "10x10": Variant(board="10x10"),
+    "octagon": Variant(board="octagon"),
+    "3p": Variant(players=3),
+    "3p-octagon": Variant(players=3, board="octagon"),
+    "4p": Variant(players=4),
+    "4p-10x10": Variant(players=4, board="10x10"),
+}
+GENERIC_MATCH_TIME = 0.05
+
+
+def generic_match(
+    variant: Variant,
+    games: int,
+    time_limit: float,
+    *,
+    opening_plies: int = 4,
+    seed: int = 0,
+    on_game: Callable[[str], None] | None = None,
+) -> MatchResult:
+    """strong with the trained evaluation (``first``) against strong with the hand-written
+    one in every other seat, ``time_limit`` CPU seconds a move each: ``games`` games from
+    random openings, each opening played once with the trained player in each seat. A draw
+    is a shared first place."""
+    wins = draws = losses = 0
+    players = variant.players
+    for game in range(games):
+        rng = random.Random(seed * 1000 + game // players)
+        board = Board(variant)
+        for _ in range(opening_plies):
+            board.push(rng.choice(board.legal_moves))
+        seat = game % players
+        while not board.is_game_over():
+            found = choose_move(
+                board,
+                "strong",
+                time_limit=time_limit,
+                seed=game,
+                clock=CPU_CLOCK,
+                hand_evaluation=board.turn != seat,
+            )
+            board.push(found.move)
+        outcome = board.outcome()
+        assert outcome is not None
+        if outcome.winner == seat:
+            wins += 1
+        elif outcome.draw and outcome.tournament[seat] == max(outcome.tournament):
+            draws += 1
+        else:
+            losses += 1
+        if on_game is not None:
+            on_game(f"game {game + 1}: trained {wins} wins, {draws} draws, {losses} losses")
+    return MatchResult("trained", "hand", wins, draws, losses)
+
+
+def bench_generic_match(name: str, games: int, time_limit: float | None, out: Out) -> None:
+    """``generic_match`` in ``GENERIC_MATCH_VARIANTS[name]``, with its line of figures."""
+    variant = GENERIC_MATCH_VARIANTS[name]
+    limit = GENERIC_MATCH_TIME if time_limit is None else time_limit
+    result = generic_match(variant, games, limit, on_game=_progress)
+    out(
+        f"{name}: trained vs hand evaluation, strong at {limit:g} CPU-s a move:"
+        f" {result.wins} wins, {result.draws} draws, {result.losses} losses in {games} games"
+        f" ({100 * result.score:.0f} % of the points; equal strength"
+        f" {100 / variant.players:.0f} %)"
+    )
+
+
 Player = Callable[[Board, float | None, int], Move]
 
 
@@ -556,6 +671,41 @@ def _progress(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
+def _matches(
+    args: argparse.Namespace, parser: argparse.ArgumentParser, clock: int, out: Out
+) -> None:
+    """The ``--match`` and ``--generic-match`` sections."""
+    for pairing in filter(None, args.match.split(",")):
+        first, _, second = pairing.partition(":")
+        try:
+            result = play_match(
+                first,
+                second,
+                args.games,
+                time_limit=args.time,
+                variant=Variant(anti=True) if args.anti else None,
+                clock=clock,
+                on_game=_progress,
+            )
+        except ValueError as error:
+            parser.error(f"--match {pairing!r}: {error}")
+        low, high = result.interval()
+        out(
+            f"{first} vs {second}: {result.wins} wins, {result.draws} draws,"
+            f" {result.losses} losses ({100 * result.score:.1f} %, 95 % interval"
+            f" {100 * low:.1f}-{100 * high:.1f} %), {args.games}"
+            f" {'anti-reversi ' if args.anti else ''}games,"
+            f" {'default times' if args.time is None else f'{args.time:g} s a move'}"
+            f" ({args.clock} clock)"
+        )
+    for name in filter(None, args.generic_match.split(",")):
+        if name not in GENERIC_MATCH_VARIANTS:
+            parser.error(
+                f"--generic-match: {name!r} is none of {', '.join(GENERIC_MATCH_VARIANTS)}"
+            )
+        bench_generic_match(name, args.games, args.time, out)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.engine",
@@ -590,6 +740,11 @@ def main(argv: list[str] | None = None) -> int:
         help="--endgame-set, --match: the players' clock",
     )
     parser.add_argument("--match", default="", help="e.g. strong:normal,strong:old-strong")
+    parser.add_argument(
+        "--generic-match",
+        default="",
+        help=f"trained vs hand evaluation in {','.join(GENERIC_MATCH_VARIANTS)}",
+    )
     parser.add_argument("--games", type=int, default=40, help="games per match")
     parser.add_argument("--time", type=float, default=None, help="seconds per move in matches")
     parser.add_argument("--anti", action="store_true", help="matches in anti-reversi")
@@ -609,6 +764,7 @@ def main(argv: list[str] | None = None) -> int:
         or args.endgame_set is not None
         or args.match
         or args.ordering
+        or args.generic_match
     )
     clock = CPU_CLOCK if args.clock == "cpu" else WALL_CLOCK
     warmup()
@@ -628,29 +784,7 @@ def main(argv: list[str] | None = None) -> int:
         bench_strong_ffo(out)
     if args.endgame_set is not None:
         bench_endgame_set(args.endgame_set, args.clock, args.old, out)
-    for pairing in filter(None, args.match.split(",")):
-        first, _, second = pairing.partition(":")
-        try:
-            result = play_match(
-                first,
-                second,
-                args.games,
-                time_limit=args.time,
-                variant=Variant(anti=True) if args.anti else None,
-                clock=clock,
-                on_game=_progress,
-            )
-        except ValueError as error:
-            parser.error(f"--match {pairing!r}: {error}")
-        low, high = result.interval()
-        out(
-            f"{first} vs {second}: {result.wins} wins, {result.draws} draws,"
-            f" {result.losses} losses ({100 * result.score:.1f} %, 95 % interval"
-            f" {100 * low:.1f}-{100 * high:.1f} %), {args.games}"
-            f" {'anti-reversi ' if args.anti else ''}games,"
-            f" {'default times' if args.time is None else f'{args.time:g} s a move'}"
-            f" ({args.clock} clock)"
-        )
+    _matches(args, parser, clock, out)
     if everything:
         latency, latency_cpu = first_call_latency(args.runs)
         out(

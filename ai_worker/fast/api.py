@@ -14,7 +14,7 @@ import numpy as np
 from ai_worker.engine import Board
 from ai_worker.fast import bitboard, endgame, generic, midgame
 from ai_worker.fast.evaluation import HAND_WEIGHTS, INF, evaluate
-from ai_worker.fast.geometry import bitboards_of, cells_of, geometry_of
+from ai_worker.fast.geometry import bitboards_of, discs_of, geometry_of
 from ai_worker.fast.searchstate import (
     ABORTED,
     BEST,
@@ -104,15 +104,7 @@ def perft(board: Board, depth: int) -> int:
     rows = board.rows()
     g = geometry_of(rows)
     return int(
-        generic.perft(
-            cells_of(rows),
-            g.rays,
-            g.ray_lengths,
-            g.adjacent,
-            board.turn,
-            board.variant.players,
-            depth,
-        )
+        generic.perft(discs_of(rows), g.masks, g.shifts, board.turn, board.variant.players, depth)
     )
 
 

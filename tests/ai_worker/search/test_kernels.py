@@ -7,7 +7,7 @@ import pytest
 
 from ai_worker.engine import PASS, Board, Move, Variant
 from ai_worker.fast import bitboard, generic
-from ai_worker.fast.geometry import bitboards_of, cells_of, geometry_of
+from ai_worker.fast.geometry import bitboards_of, discs_of, geometry_of
 from tests.ai_worker.search.conftest import random_position
 
 
@@ -15,7 +15,7 @@ def generic_perft(board: Board, depth: int) -> int:
     rows = board.rows()
     g = geometry_of(rows)
     return generic.perft(
-        cells_of(rows), g.rays, g.ray_lengths, g.adjacent, board.turn, board.variant.players, depth
+        discs_of(rows), g.masks, g.shifts, board.turn, board.variant.players, depth
     )
 
 
@@ -26,12 +26,8 @@ def bitboard_perft(board: Board, depth: int) -> int:
 def generic_moves(board: Board) -> list[Move]:
     rows = board.rows()
     g = geometry_of(rows)
-    cells = cells_of(rows)
-    out = np.empty(cells.shape[0], dtype=np.int64)
-    count = generic.generate_moves(
-        cells, g.rays, g.ray_lengths, g.adjacent, board.turn, board.variant.players, out
-    )
-    return [Move(int(s) % board.width, int(s) // board.width) for s in out[:count]]
+    bits = generic.move_list(discs_of(rows), g.masks, g.shifts, board.turn, board.variant.players)
+    return [Move(b % g.stride, b // g.stride) for b in bits]
 
 
 def test_bitboard_perft_from_the_start_matches_the_known_counts() -> None:
@@ -64,8 +60,9 @@ def test_generic_perft_matches_the_engine_in_mid_games(variant: Variant, seed: i
     assert generic_perft(board, 3) == board.perft(3)
 
 
-def test_random_games_agree_move_by_move(variant: Variant) -> None:
-    rng = random.Random(7)
+def agree_move_by_move(variant: Variant, seed: int) -> None:
+    """Every move of a random game: the kernels' legal moves and flips are the engine's."""
+    rng = random.Random(seed)
     board = Board(variant)
     two_player_8x8 = variant.players == 2 and variant.board == "8x8"
     while not board.is_game_over():
@@ -85,11 +82,32 @@ def test_random_games_agree_move_by_move(variant: Variant) -> None:
         if move != PASS:
             rows = board.rows()
             g = geometry_of(rows)
-            cells = cells_of(rows)
-            square = move.row * board.width + move.col
-            generic.play(cells, g.rays, g.ray_lengths, square, board.turn)
-            assert np.array_equal(cells, cells_of(after.rows()))
+            discs = discs_of(rows)
+            flipped = generic.play(discs, g.shifts, move.row * g.stride + move.col, board.turn)
+            assert np.array_equal(discs, discs_of(after.rows()))
+            assert flipped == len(board.flips_for(move))
             if two_player_8x8:
-                f = bitboard.flips(p, o, square)
+                f = bitboard.flips(p, o, move.row * 8 + move.col)
                 assert int(f) == sum(1 << (m.row * 8 + m.col) for m in board.flips_for(move))
         board = after
+
+
+def test_random_games_agree_move_by_move(variant: Variant) -> None:
+    agree_move_by_move(variant, 7)
+
+
+WALLED_GROUPS = {
+    "3-players-octagon-walls": Variant(players=3, board="octagon", blocked=("d4", "g7")),
+    "4-players-8x8-walls": Variant(players=4, blocked=("b2", "c6", "g7")),
+    "3-players-10x10-walls-anti": Variant(players=3, board="10x10", anti=True, blocked=("e9",)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WALLED_GROUPS))
+def test_generic_kernels_with_walls_and_three_or_four_players(name: str) -> None:
+    variant = WALLED_GROUPS[name]
+    for seed in range(3):
+        agree_move_by_move(variant, seed)
+        board = random_position(variant, 8 + 20 * seed, seed)
+        if not board.is_game_over():
+            assert generic_perft(board, 3) == board.perft(3)

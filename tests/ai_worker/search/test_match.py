@@ -1,8 +1,13 @@
 """Levels against levels: strong beats normal, normal beats easy (spec M1, issue targets)."""
 
+from typing import Any
+
 import pytest
 
-from benchmarks.engine import MatchResult, play_match
+from ai_worker.engine import Board, Variant
+from ai_worker.search import SearchResult
+from benchmarks import engine
+from benchmarks.engine import MatchResult, generic_match, play_match
 
 
 def test_a_match_score_has_wilson_s_interval() -> None:
@@ -30,3 +35,22 @@ MARATHON = [pytest.mark.marathon, pytest.mark.timeout(3600)]
 def test_forty_games_at_full_time(first: str, second: str) -> None:
     result = play_match(first, second, 40)
     assert result.wins >= 36, result
+
+
+def test_the_generic_match_puts_the_trained_player_in_every_seat(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Three games of 3 players: the trained evaluation plays seat 0, then 1, then 2 (the
+    game's number is its searches' seed); each game is counted once."""
+    trained: dict[int, set[int]] = {}
+    real = engine.choose_move
+
+    def recording(board: Board, level: str, **options: Any) -> SearchResult:
+        if not options["hand_evaluation"]:
+            trained.setdefault(options["seed"], set()).add(board.turn)
+        return real(board, level, **options)
+
+    monkeypatch.setattr(engine, "choose_move", recording)
+    result = generic_match(Variant(players=3), 3, 0.002)
+    assert trained == {0: {0}, 1: {1}, 2: {2}}
+    assert result.wins + result.draws + result.losses == 3
