@@ -127,12 +127,15 @@ LIVE_GAME_CANDIDATES = 200
 
 
 def live_games(*, limit: int) -> list[tuple[Game, int | None, int]]:
-    """Games between people being played now (every seat taken, no CPU) with their players'
-    mean rating and their number of spectators: rated games first, then the highest rated, the
-    most watched, the latest move; with what ``presenters.live_game`` reads."""
+    """Games between people being played now (every seat taken, no CPU) that began in public,
+    from a lobby seek or a challenge (a friend room is an invitation: only those who hold its
+    link watch it), with their players' mean rating and their number of spectators: rated games
+    first, then the highest rated, the most watched, the latest move; with what
+    ``presenters.live_game`` reads."""
     with_cpu = Seat.objects.filter(kind=Seat.Kind.CPU).values("game_id")
     candidates = (
         Game.objects.filter(status=Game.Status.ACTIVE, mode=Game.Mode.ROOM)
+        .filter(Q(room__seek__isnull=False) | Q(room__challenge__isnull=False))
         .exclude(pk__in=with_cpu)
         .prefetch_related(SEATS)
         .order_by("-rated", "-updated_at")[:LIVE_GAME_CANDIDATES]

@@ -1,21 +1,28 @@
-"""Watching in Chromium (issue 14 §1): a third browser finds a room game on the watch page,
+"""Watching in Chromium (issue 14 §1): a third browser finds a lobby game on the watch page,
 follows its moves live as a spectator (no seat, no join link) and is counted by the players."""
 
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import play_cell, screenshot, start_room, wait_ply, wait_ready
+from .helpers import play_cell, screenshot, wait_ply, wait_ready
 
 pytestmark = pytest.mark.browser
 
 
 def test_a_spectator_finds_a_game_on_the_watch_page_and_follows_it(new_page) -> None:
-    black = new_page()
-    start_room(black, opponent="friend", board="8x8", time_control="10+0")
-    white = new_page()
-    white.goto(black.input_value("#room-url"))
-    wait_ready(white)
-    white.get_by_role("button", name="Join").click()
+    black, white = new_page(), new_page()
+    for page in (black, white):
+        page.goto("/lobby/")
+        page.wait_for_selector('#lobby-app[data-ready="true"]')
+    black.select_option('#seek-form [name="color"]', "black")
+    black.select_option('#seek-form [name="time_control"]', "10+0")
+    black.get_by_role("button", name="Offer in the lobby").click()
+    offered = white.locator("#seeks tr")
+    expect(offered).to_have_count(1)
+    offered.get_by_role("button", name="Accept").click()
+    for page in (black, white):
+        page.wait_for_url(lambda url: "/room/" in url)
+        wait_ready(page)
     expect(white.locator("#counts")).to_contain_text("White (you)")
 
     game_id = black.evaluate(

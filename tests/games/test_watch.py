@@ -20,11 +20,29 @@ pytestmark = pytest.mark.django_db
 
 
 def room_game(black: APIClient, white: APIClient, **terms) -> dict:
-    room = black.post("/api/rooms/", terms, format="json").json()
+    """A game begun in public: ``black``'s lobby seek, accepted by ``white``."""
+    seek = black.post("/api/lobby/seeks/", {"color": "black", **terms}, format="json")
+    assert seek.status_code == 201, seek.json()
+    accepted = white.post(f"/api/lobby/seeks/{seek.json()['id']}/accept/")
+    assert accepted.status_code == 200, accepted.json()
+    return accepted.json()["game"]
+
+
+def friend_room_game(black: APIClient, white: APIClient) -> dict:
+    room = black.post("/api/rooms/", {}, format="json").json()
     return white.post(f"/api/rooms/{room['code']}/join/", {}, format="json").json()["game"]
 
 
-def test_the_live_games_are_rooms_of_people_rated_first(alice, bob, make_account, guest) -> None:
+def challenge_game(challenger: APIClient, challenged: APIClient, username: str) -> dict:
+    sent = challenger.post("/api/challenges/", {"username": username}, format="json")
+    assert sent.status_code == 201, sent.json()
+    room = challenged.post(f"/api/challenges/{sent.json()['id']}/accept/").json()
+    return room["game"]
+
+
+def test_the_live_games_are_public_games_of_people_rated_first(
+    alice, bob, make_account, guest
+) -> None:
     (a, _), (b, _) = alice, bob
     casual = room_game(a, b, time_control="3+2")
     carol, _ = make_account("carol")
@@ -42,6 +60,20 @@ def test_the_live_games_are_rooms_of_people_rated_first(alice, bob, make_account
         0,
     )
     assert "code" not in str(listed)  # no room's join link
+
+
+def test_a_friend_room_is_never_listed_but_a_challenge_is(alice, bob, make_account, guest) -> None:
+    """A friend room is an invitation by its link: a stranger found friend games on the watch
+    page (they were listed like lobby games). A challenge is public, as on lichess."""
+    (a, _), (b, _) = alice, bob
+    private = friend_room_game(a, b)
+    carol, _ = make_account("carol")
+    dave, _ = make_account("dave")
+    challenged = challenge_game(carol, dave, "dave")
+    listed = [game["id"] for game in guest.get("/api/watch/").json()["games"]]
+    assert listed == [challenged["id"]]
+    assert private["id"] not in guest.get("/watch/").content.decode()
+    assert guest.get(f"/api/games/{private['id']}/").status_code == 200  # whoever has the link
 
 
 @pytest.fixture
