@@ -100,10 +100,15 @@ def test_hard_ffo_positions_are_solved_exactly(number: int) -> None:
 
 
 def test_solver_stops_at_its_deadline() -> None:
+    """FFO #45 takes minutes to solve; under a 50 ms deadline the solver gives up within a
+    fraction of a second of work (its thread's CPU time: a loaded machine stretches the wall
+    time the thread waits for a core, not the work)."""
+    warm = Searcher(time.monotonic_ns() + 60 * 10**9, SearchTables(16, 16, 12))
+    assert warm.exact_root(Position.of(read_ffo(20).board)) is not None  # kernels loaded
     searcher = Searcher(time.monotonic_ns() + 50_000_000, SearchTables(16, 16, 12))
-    started = time.monotonic()
+    started = time.thread_time()
     assert searcher.exact_root(Position.of(read_ffo(45).board)) is None
-    assert time.monotonic() - started < 0.5
+    assert time.thread_time() - started < 0.5
     assert searcher.nodes > 0
 
 

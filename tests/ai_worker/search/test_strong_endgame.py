@@ -38,12 +38,14 @@ def test_strong_solves_every_ffo_position_of_20_empties_or_fewer(number: int) ->
 
 def test_strong_answers_from_the_endgame_search_up_to_24_empties() -> None:
     """At 21-24 empties strong's move comes from a selective or exact solve to the end (its
-    depth is the number of empties), not from the midgame search (issue 12 §4)."""
+    depth is the number of empties), not from the midgame search (issue 12 §4). The path, not
+    the speed, is tested: a CPU-second buys far fewer nodes on a loaded machine (shared caches),
+    so the search gets four times its 1.5 s; the bench (``--endgame-set``) measures 1.5 s."""
     beyond_the_exact_solve = [s for s in read_set() if 21 <= s.board.empties() <= 24][:4]
     assert beyond_the_exact_solve
     choose_move(beyond_the_exact_solve[0].board, "strong", time_limit=0.01)
     for scored in beyond_the_exact_solve:
-        result = choose_move(scored.board, "strong", seed=0, clock=CPU_CLOCK)
+        result = choose_move(scored.board, "strong", time_limit=6.0, seed=0, clock=CPU_CLOCK)
         assert result.depth == scored.board.empties()
         assert result.move in scored.move_values
         if result.exact:
