@@ -33,7 +33,7 @@ from django.conf import settings
 from django.urls import path, re_path
 
 from games import policy, presenters, selectors
-from games.identity import Player, player_from_session
+from games.identity import Player, player_from_session, presence_key
 from games.services import cpu, events, presence, watching
 from games.shared import presence as presence_store
 from games.shared.clients import socket_client_ip
@@ -163,7 +163,7 @@ class CountedSocket(AsyncJsonWebsocketConsumer):
         """Count this socket for its viewer and address; when one has its limit the socket is
         refused (accepted, then closed with 4429) and False returned."""
         address = socket_client_ip(self.scope) or "unknown"
-        self.viewer = viewer_key(player, self.scope.get("session"), address)
+        self.viewer = presence_key(player, self.scope.get("session"), address)
         limits = {
             f"viewer:{self.viewer}": settings.WEBSOCKETS_PER_VIEWER,
             f"address:{address}": settings.WEBSOCKETS_PER_ADDRESS,
@@ -224,15 +224,6 @@ def _count_socket(limits: dict[str, int], viewer: str, connection: str) -> bool:
 def _release_socket(owners: list[str], viewer: str, connection: str) -> None:
     presence_store.release_socket(owners=owners, connection=connection)
     presence_store.go_offline(viewer=viewer, connection=connection)
-
-
-def viewer_key(player: Player | None, session: object, address: str) -> str:
-    """Who a socket belongs to, as one spectator and one socket owner: the player (an account or
-    a guest), else the browser's session, else its address."""
-    if player is not None:
-        return f"user:{player.user_id}" if player.user_id else f"guest:{player.guest_id}"
-    session_key = getattr(session, "session_key", None)
-    return f"session:{session_key}" if session_key else f"address:{address}"
 
 
 class GameConsumer(CountedSocket):

@@ -84,3 +84,13 @@ def mint_guest_id(browser: str) -> str:
     except redis.exceptions.RedisError as error:
         logger.warning("guest id minted without Redis: %r", error)
         return guest_id
+
+
+def presence_key(player: Player | None, session: object, address: str) -> str:
+    """Whom a connection (a socket, an API stream) belongs to, as one person online, one
+    spectator and one socket owner: the player (an account or a guest), else the browser's
+    session, else its address (``games.shared.presence`` counts these keys)."""
+    if player is not None:
+        return f"user:{player.user_id}" if player.user_id else f"guest:{player.guest_id}"
+    session_key = getattr(session, "session_key", None)
+    return f"session:{session_key}" if session_key else f"address:{address}"

@@ -38,8 +38,7 @@ from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from games import policy, presenters, selectors
-from games.consumers import viewer_key
-from games.identity import Player
+from games.identity import Player, presence_key
 from games.models import Challenge, Game
 from games.services import cpu, events, presence, watching
 from games.shared import presence as presence_store
@@ -81,7 +80,7 @@ def _response(
     """A streamed answer of ``lines``, holding one of the account's stream slots (429 when none
     is free) that ``lines`` renews at each keep-alive through the callable it is given."""
     slot = streams.open_slot(user_id=user_id, limit=policy.STREAMS_PER_ACCOUNT)
-    online = {"viewer": viewer_key(Player(user_id=user_id), None, ""), "connection": slot}
+    online = {"viewer": presence_key(Player(user_id=user_id), None, ""), "connection": slot}
 
     async def held() -> AsyncGenerator[bytes]:
         client = redis.asyncio.Redis.from_url(settings.REDIS_URL)
@@ -207,7 +206,7 @@ async def watched_game_lines(
         return
     watcher = {
         "game_id": game_id,
-        "viewer": viewer_key(player, None, ""),
+        "viewer": presence_key(player, None, ""),
         "connection": uuid4().hex,
     }
 

@@ -209,8 +209,8 @@ def go_offline(*, viewer: str, connection: str) -> bool:
 
 
 def online_viewers() -> list[str]:
-    """The viewers online now (``viewer_key`` form: ``user:<id>``, ``guest:<id>``, ...); none with
-    Redis away."""
+    """The viewers online now (``games.identity.presence_key`` form: ``user:<id>``,
+    ``guest:<id>``, ...); none with Redis away."""
     try:
         members = _redis().zrangebyscore(_online_key(), f"({time.time()}", "+inf")
     except redis.RedisError:
