@@ -19,7 +19,7 @@ from tests.games.sockets import Socket, token_header
 pytestmark = pytest.mark.django_db
 
 
-def room_game(black: APIClient, white: APIClient, **terms) -> dict:
+def lobby_game(black: APIClient, white: APIClient, **terms) -> dict:
     """A game begun in public: ``black``'s lobby seek, accepted by ``white``."""
     seek = black.post("/api/lobby/seeks/", {"color": "black", **terms}, format="json")
     assert seek.status_code == 201, seek.json()
@@ -44,10 +44,10 @@ def test_the_live_games_are_public_games_of_people_rated_first(
     alice, bob, make_account, guest
 ) -> None:
     (a, _), (b, _) = alice, bob
-    casual = room_game(a, b, time_control="3+2")
+    casual = lobby_game(a, b, time_control="3+2")
     carol, _ = make_account("carol")
     dave, _ = make_account("dave")
-    rated = room_game(carol, dave, rated=True, time_control="1+0")
+    rated = lobby_game(carol, dave, rated=True, time_control="1+0")
     a.post("/api/rooms/", {}, format="json")  # waiting for a player: not live
     a.post("/api/games/", {"mode": "cpu"}, format="json")  # against the CPU: not listed
     listed = guest.get("/api/watch/").json()["games"]
@@ -95,7 +95,7 @@ def test_spectators_are_counted_while_they_watch_and_online_players_are_named(
     """A spectator's socket counts while it is open (Redis, like a seat's presence): the seats
     hear of it in a presence event, which bumps no version."""
     (a, _), (b, _) = alice, bob
-    state = room_game(a, b)
+    state = lobby_game(a, b)
     token = a._credentials["HTTP_AUTHORIZATION"].split()[1]
 
     async def next_presence(socket: Socket) -> dict:
@@ -136,7 +136,7 @@ def test_everyone_connected_is_online_once_and_the_lobby_hears_of_changes(
     ``announce_online`` (Celery beat) when it has changed, once."""
     (a, _), (b, _) = alice, bob
     carol, _ = make_account("carol")
-    state = room_game(a, make_account("dave")[0])
+    state = lobby_game(a, make_account("dave")[0])
 
     def token(client) -> tuple[bytes, bytes]:
         return token_header(client._credentials["HTTP_AUTHORIZATION"].split()[1])
@@ -202,7 +202,7 @@ def shown_pk(state: dict) -> int:
 def test_a_spectator_of_a_server_that_died_stops_counting(alice, bob, monkeypatch) -> None:
     """A spectator's socket never closed (its server was killed) expires like a seat's."""
     (a, _), (b, _) = alice, bob
-    game_id = shown_pk(room_game(a, b))
+    game_id = shown_pk(lobby_game(a, b))
     monkeypatch.setattr(presence_store, "TTL", 0.5)
     assert (
         watching.spectator_connected(game_id=game_id, viewer="guest:x", connection="killed") is None
@@ -218,9 +218,9 @@ def test_the_highest_rated_games_come_first(make_account, guest) -> None:
     players = {name: make_account(name) for name in ("p1", "p2", "p3", "p4", "p5", "p6")}
     for name, rating in (("p1", 1400), ("p2", 1400), ("p3", 1900), ("p4", 1700), ("p5", 1600)):
         PlayerRating.objects.create(user_id=players[name][1].user_id, rating=rating)
-    low = room_game(players["p1"][0], players["p2"][0], rated=True)
-    high = room_game(players["p3"][0], players["p4"][0], rated=True)
-    casual = room_game(players["p5"][0], players["p6"][0])
+    low = lobby_game(players["p1"][0], players["p2"][0], rated=True)
+    high = lobby_game(players["p3"][0], players["p4"][0], rated=True)
+    casual = lobby_game(players["p5"][0], players["p6"][0])
     listed = guest.get("/api/watch/").json()["games"]
     assert [game["id"] for game in listed] == [high["id"], low["id"], casual["id"]]
     assert [game["rating"] for game in listed] == [1800, 1400, 1550]
@@ -234,7 +234,7 @@ def test_one_person_is_one_spectator_and_holds_a_bounded_number_of_sockets(
     4429 and one more fits once a tab closes (issue 10 §3)."""
     (a, _), (b, _) = alice, bob
     settings.WEBSOCKETS_PER_VIEWER = 3
-    state = room_game(a, b)
+    state = lobby_game(a, b)
     carol, _ = make_account("carol")
     headers = [token_header(carol._credentials["HTTP_AUTHORIZATION"].split()[1])]
     path = f"/ws/games/{state['id']}/"
@@ -267,7 +267,7 @@ def test_one_client_address_holds_a_bounded_number_of_sockets(
     """Sockets of different people from one address stop at ``WEBSOCKETS_PER_ADDRESS``."""
     (a, _), (b, _) = alice, bob
     settings.WEBSOCKETS_PER_ADDRESS = 2
-    state = room_game(a, b)
+    state = lobby_game(a, b)
     tokens = [make_account(name)[0]._credentials["HTTP_AUTHORIZATION"] for name in "cde"]
     path = f"/ws/games/{state['id']}/"
 
