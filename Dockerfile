@@ -27,4 +27,6 @@ USER reversi
 RUN python -m ai_worker warmup
 
 EXPOSE 8000
-CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "reversi_site.asgi:application"]
+# The web server, as docker-compose's `web` service runs it: WEB_WORKERS uvicorn processes
+# (one per core by default) sharing the Redis channel layer.
+CMD ["sh", "-c", "exec uvicorn reversi_site.asgi:application --host 0.0.0.0 --port 8000 --workers ${WEB_WORKERS:-$(nproc)} --no-access-log"]
