@@ -109,9 +109,18 @@ def test_markdown_rendering_escapes_everything() -> None:
     )
     assert html == (
         "<h2>Title &lt;script&gt;</h2>\n"
-        "<p>Some *text* &amp; <code>&lt;b&gt;</code></p>\n"
-        "<ul>\n<li>item &lt;i&gt;one&lt;/i&gt; continued</li>\n<li>two</li>\n</ul>"
+        "<p>Some <em>text</em> &amp; <code>&lt;b&gt;</code></p>\n"
+        "<ul>\n<li>item &lt;i&gt;one&lt;/i&gt;\ncontinued</li>\n<li>two</li>\n</ul>\n"
     )
+
+
+def test_markdown_rendering_links_no_script() -> None:
+    html = render_markdown(
+        "[safe](https://example.org/) [bad](javascript:alert(1)) <img src=x onerror=alert(1)>"
+    )
+    assert '<a href="https://example.org/">safe</a>' in html
+    assert "<a href=\"javascript" not in html
+    assert "<img" not in html
 
 
 def test_changelog_is_read_from_the_package_not_the_checkout(settings, tmp_path) -> None:
