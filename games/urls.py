@@ -4,8 +4,6 @@ from . import views
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
-    path("", include("games.community.urls")),
     path("", include("games.info.urls")),
     path("", include("games.pages.urls")),
-    path("", include("games.accounts.urls")),
 ]

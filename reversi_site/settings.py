@@ -69,6 +69,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "games.pages.errors.SiteNotFoundMiddleware",
+    # Counts a visit for every page view marked games.shared.pages.counts_as_page_view.
+    "games.community.middleware.PageViewMiddleware",
     # Last: turns a login refused by django-axes into the lockout answer (429).
     "axes.middleware.AxesMiddleware",
 ]

@@ -13,5 +13,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("games.api.urls")),
     path("", include("games.urls")),
+    path("", include("games.community.urls")),
+    path("", include("games.accounts.urls")),
     re_path(r"^api(?:/(?P<path>.*))?$", unknown_endpoint),
 ]

@@ -3,8 +3,6 @@
 Forms post to small views that call the services and redirect back (no JavaScript needed).
 """
 
-from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
 from django.contrib import messages
@@ -24,31 +22,20 @@ from games.community.moderators import is_moderator
 from games.community.selectors import BUG_REPORT_FILTERS, COMMENT_QUEUES, FILTER_LABELS
 from games.community.text_rules import (
     BUG_REPORT_MAX_LENGTH,
-    COMMENT_MAX_LENGTH,
     REASON_MAX_LENGTH,
 )
 from games.community.version import app_commit, app_version
 from games.community.visitors import visitor_from_request
 from games.shared.errors import NotFound, ServiceError
+from games.shared.pages import counts_as_page_view
 
 THREADS_ON_PAGE = 50
 LOG_ENTRIES_ON_PAGE = 50
 MODERATION_ITEMS_ON_PAGE = 100
 
 
-def counts_page_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Decorate a page view so that it counts in the page views (once per visitor per day)."""
-
-    @wraps(view)
-    def counted(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        services.record_page_view(visitor=visitor_from_request(request))
-        return view(request, *args, **kwargs)
-
-    return counted
-
-
 @require_GET
-@counts_page_view
+@counts_as_page_view
 def community_page(request: HttpRequest) -> HttpResponse:
     """Counters, the rating buttons, comments and replies, and the bug report form."""
     return _render_community(request, visitor_from_request(request).key)
@@ -61,7 +48,6 @@ def _render_community(
         "info": selectors.site_info(visitor_key),
         "threads": selectors.public_threads()[:THREADS_ON_PAGE],
         "rating_choices": RatingValue.choices,
-        "comment_max_length": COMMENT_MAX_LENGTH,
         "reason_max_length": REASON_MAX_LENGTH,
         "bug_report_max_length": BUG_REPORT_MAX_LENGTH,
         **form_state,

@@ -4,7 +4,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from games.community.text_rules import COMMENT_MAX_LENGTH, COMMENT_MAX_LINES
 from games.info.registry import GUIDE_NAME, PAGES_BY_SLUG, current_language, in_language, page_links
 
 
@@ -19,7 +18,5 @@ def info_page(request: HttpRequest, slug: str) -> HttpResponse:
         "page_title": page.title(language),
         "guide_name": in_language(GUIDE_NAME, language),
         "info_pages": page_links(request.path),
-        "comment_max_length": COMMENT_MAX_LENGTH,
-        "comment_max_lines": COMMENT_MAX_LINES,
     }
     return render(request, page.template_names(language), context)

@@ -7,10 +7,9 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from ai_worker.engine import Variant
 from ai_worker.levels import DEFAULT_LEVEL, LEVELS
 from games import selectors
-from games.community.pages import counts_page_view
-from games.community.selectors import site_counters
 from games.models import Game
 from games.shared.errors import NotFound
+from games.shared.pages import counts_as_page_view
 
 from .labels import DECLINE_REASON_LABELS, LEVEL_LABELS, time_control_choices
 from .rules import rule_badges, rule_notes
@@ -19,12 +18,11 @@ from .strings import client_strings
 
 
 @ensure_csrf_cookie
-@counts_page_view
+@counts_as_page_view
 def setup(request: HttpRequest) -> HttpResponse:
     """The setup page: opponent, level, colour, board and rules; resume an unfinished game."""
     context = {
         "strings": client_strings(),
-        "counters": site_counters(),
         "form": setup_form(),
         "time_controls": time_control_choices(),
         "default_level": LEVEL_LABELS[DEFAULT_LEVEL],
@@ -33,7 +31,7 @@ def setup(request: HttpRequest) -> HttpResponse:
 
 
 @ensure_csrf_cookie
-@counts_page_view
+@counts_as_page_view
 def lobby(request: HttpRequest) -> HttpResponse:
     """The lobby: open seeks listed live, a seek of your own, quick pairing."""
     time_controls = time_control_choices()
@@ -53,7 +51,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(request, "games/lobby.html", context)
 
 
-@counts_page_view
+@counts_as_page_view
 def watch(request: HttpRequest) -> HttpResponse:
     """The games being played now and who is at a board (the script polls ``/api/watch/``)."""
     strings = {
@@ -64,7 +62,7 @@ def watch(request: HttpRequest) -> HttpResponse:
 
 
 @ensure_csrf_cookie
-@counts_page_view
+@counts_as_page_view
 def play(request: HttpRequest, public_id: str) -> HttpResponse:
     """The page of one game by its public id (versus the CPU, hot-seat, or a room's game
     watched by someone without its room's link)."""
@@ -76,7 +74,7 @@ def play(request: HttpRequest, public_id: str) -> HttpResponse:
 
 
 @ensure_csrf_cookie
-@counts_page_view
+@counts_as_page_view
 def room(request: HttpRequest, code: str) -> HttpResponse:
     """The page of a friend or multi-player room: share, join, play, rematch (404 when no room
     has the code)."""

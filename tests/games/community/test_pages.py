@@ -45,6 +45,22 @@ def test_page_shows_counters_and_counts_one_view_per_visitor_per_day(user: User)
     assert PageView.objects.count() == 3
 
 
+def test_the_game_pages_count_as_views_and_show_the_counters() -> None:
+    browser = Client()
+    assert 'data-counter="views">1<' in page(browser, "/")  # the setup page
+    page(browser, "/lobby/")
+    page(browser, "/watch/")
+    assert PageView.objects.count() == 1  # one visitor, one day
+    assert 'data-counter="views">2<' in page(Client(), "/")
+
+
+def test_api_reads_and_unmarked_pages_count_no_view() -> None:
+    browser = Client()
+    assert browser.get("/api/watch/").status_code == 200
+    page(browser, "/changelog/")
+    assert not PageView.objects.exists()
+
+
 def test_rating_buttons_set_and_change_the_rating() -> None:
     browser = Client()
     page(browser)
