@@ -161,6 +161,9 @@ MESSAGES: Mapping[str, Promise] = {
     "school_not_allowed": _(
         "Names of schools and classes are not allowed (rule: no real names, schools or addresses)."
     ),
+    "name_not_allowed": _(
+        "Real names are not allowed: use your nickname (rule: no real names, schools or addresses)."
+    ),
     "contact_not_allowed": _(
         "Messenger and social media IDs are not allowed (rule: no contact details)."
     ),

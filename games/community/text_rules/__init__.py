@@ -10,7 +10,8 @@ A pipeline on kept libraries, each rule in its own module:
   (``tldextract``, bundled snapshot), dots and "at" in any spelling;
 - :mod:`.phones`: ``phonenumbers``' matcher over a view with number words as digits
   (:mod:`.numbers`);
-- :mod:`.places`: street addresses and schools; :mod:`.contacts`: messenger IDs;
+- :mod:`.places`: street addresses and schools; :mod:`.names`: the writer's own name;
+  :mod:`.contacts`: messenger IDs;
 - :mod:`.words`: the block list, matched as words (Japanese words by ``fugashi``).
 
 Rules read normalised views of the text; the stored text is the author's own, only cleaned of
@@ -21,7 +22,7 @@ process, when first needed.
 from dataclasses import dataclass
 
 from games.community.errors import RuleViolation
-from games.community.text_rules import contacts, links, phones, places, words
+from games.community.text_rules import contacts, links, names, phones, places, words
 from games.community.text_rules.normalise import clean_text, fold, nfkc, unspell_underscores
 from games.community.text_rules.words import BLOCKLIST_PATH, blocked_terms, find_blocked_word
 
@@ -78,7 +79,7 @@ def check_comment_text(text: str, *, field: str = "text") -> None:
 
 def find_refusal(text: str) -> Refusal | None:
     """The first content rule ``text`` breaks, in the order e-mail, URL, phone, address,
-    school, messenger, blocked word; None when it breaks none."""
+    school, real name, messenger, blocked word; None when it breaks none."""
     cased = nfkc(links.unglue_sentences(text))
     folded = fold(cased)
     latin = unspell_underscores(links.latin_look_alikes(folded))
@@ -97,6 +98,7 @@ def find_refusal(text: str) -> Refusal | None:
     for code, find_place in (
         ("address_not_allowed", places.find_address),
         ("school_not_allowed", places.find_school),
+        ("name_not_allowed", names.find_real_name),
     ):
         fragment = find_place(folded, cased)
         if fragment:

@@ -217,7 +217,9 @@ _AT = (
 _EMAIL_START = re.compile(rf"(?<![a-z0-9._%+-]){_LOCAL_PART}(?:{_AT})")
 _MAIL_PROVIDERS = re.compile(
     r"(?:gmail|googlemail|yahoo|hotmail|outlook|icloud|yandex|protonmail|rambler|docomo|ezweb"
-    r"|softbank|aol|gmx|гмейл|гмаил|джимейл|яндекс)(?![a-zа-я])"
+    r"|softbank|aol|gmx|гмейл|гмаил|джимейл|яндекс"
+    # mail.ru's hosts with their suffix in any spelling but a dot ("собака mail ру")
+    r"|(?:mail|bk|list|inbox|майл|мейл)\s*(?:ru|ру))(?![a-zа-я])"
 )
 # Glued sentences: a lower-case letter, a full stop, then a capitalised word and a space.
 _GLUED_SENTENCE = re.compile(r"(?<=[a-zа-яё])\.(?=[A-ZА-ЯЁ][a-zа-яё]+(?:[\s,!?)]|$))")

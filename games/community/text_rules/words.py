@@ -345,7 +345,7 @@ def _japanese_mask_pattern(key: str) -> re.Pattern[str] | None:
 
 
 def _japanese_match(text: str, index: _Index) -> str | None:
-    tokens = list(_tagger()(text))
+    tokens = list(japanese_tagger()(text))
     starts, ends, position = {}, {}, 0
     for number, token in enumerate(tokens):
         start = text.find(token.surface, position)
@@ -468,6 +468,6 @@ def _hiragana(text: str) -> str:
 
 
 @cache
-def _tagger() -> fugashi.Tagger:
+def japanese_tagger() -> fugashi.Tagger:
     """The MeCab tagger with the unidic-lite dictionary (loaded once per process)."""
     return fugashi.Tagger()

@@ -107,6 +107,30 @@ def test_a_refusal_is_answered_in_the_clients_language_and_kept_with_its_fragmen
     assert RefusedComment.objects.get().fragment == "дебил"
 
 
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [
+        ("en", "Real names are not allowed: use your nickname"),
+        ("ja", "本名は書けません。ニックネームを使ってね"),
+        ("ru", "Настоящие имена запрещены: используйте ник"),
+    ],
+)
+def test_a_real_name_is_refused_in_the_clients_language(
+    api: APIClient, language: str, message: str
+) -> None:
+    response = api.post(
+        "/api/comments/",
+        {"text": "hi! my name is Emily Carter"},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert (error["code"], error["field"]) == ("name_not_allowed", "text")
+    assert error["message"].startswith(message)
+    assert RefusedComment.objects.get().fragment == "my name is emily"
+
+
 def test_the_moderation_page_shows_refused_comments_escaped(moderator) -> None:
     visitor = Client()
     response = visitor.post("/community/comments/", {"text": "<b>x</b> ты дебил"})

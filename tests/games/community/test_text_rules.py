@@ -375,6 +375,7 @@ def test_block_list_entries_inside_words_and_symbol_masks(text: str, entry: str 
         ("живу в доме 5 на улице Ленина", "address_not_allowed"),
         ("I'm at Kennedy High, 8th grade", "school_not_allowed"),
         ("桜ヶ丘中の3年です", "school_not_allowed"),
+        ("kid собака mail ру", "email_not_allowed"),  # "собака" is "@": a mail host after it
     ],
 )
 def test_spellings_found_by_the_blind_corpus(text: str, code: str) -> None:
