@@ -250,6 +250,9 @@ class GameReview(models.Model):
     ``moves`` holds one entry per analysed ply, in order: the best move and its score, the
     played move's score (both in discs for the mover), the loss and whether it is exact;
     ``next_ply`` is the ply the next task reviews (``done`` once it reaches the game's end).
+    ``requested_by`` is who asked for it (``games.shared.clients.requester_of``: an account or a
+    guest's address, for the cap on reviews under way), empty for the review of a game that
+    finished here.
     """
 
     class Status(models.TextChoices):
@@ -261,8 +264,12 @@ class GameReview(models.Model):
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
     next_ply = models.PositiveIntegerField(default=0)
     moves = models.JSONField(default=list)
+    requested_by = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["requested_by", "status"])]
 
     def __str__(self) -> str:
         return f"Review of game {self.game_id} ({self.status}, ply {self.next_ply})"

@@ -38,6 +38,13 @@ REVIEW_SECONDS_PER_MOVE = 0.5  # the search's budget for each reviewed position
 REVIEW_EXACT_EMPTIES = 20  # solved exactly from this many empties down, within:
 REVIEW_EXACT_SECONDS = 3.0
 MISTAKE_LOSS = 4.0  # discs lost by a move that the review marks as a mistake
+# Reviews asked for (an imported game, a game that ended before reviews existed) cost a strong
+# worker up to a minute each: a requester (an account, else a client address) has at most this
+# many under way; a review whose task has not moved for REVIEW_STALLED_AFTER (a lost task) stops
+# counting. Beyond, a 429 asking to retry after REVIEW_RETRY_AFTER (about one game's review).
+REVIEWS_PER_REQUESTER = 3
+REVIEW_STALLED_AFTER = timedelta(minutes=10)
+REVIEW_RETRY_AFTER = 60  # seconds
 
 # Clocks: the flag check of a turn is a task due at the flag (first in the queue); flags further
 # off than the horizon (correspondence) are found by the periodic sweep, which also catches a

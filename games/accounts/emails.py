@@ -30,7 +30,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.accounts.models import EmailVerification
-from games.shared.clients import client_ip
+from games.shared.clients import requester_of
 from games.shared.errors import Conflict, RateLimited, ServiceError
 
 VERIFICATION_SALT = "games.accounts.email-verification"
@@ -39,13 +39,6 @@ MAIL_TASK = "games.accounts.tasks.send_mail"
 MAIL_CAP_WINDOW = 3600  # seconds: the caps count the mails of a fixed hour
 SENT_KEPT = 7 * 24 * 3600  # seconds a sent mail's id is remembered (a task redelivered later)
 logger = logging.getLogger(__name__)
-
-
-def requester_of(request: HttpRequest) -> str:
-    """Who asks for a mail, for its cap: the signed-in account, else the client's address."""
-    if request.user.is_authenticated:
-        return f"user:{request.user.pk}"
-    return f"ip:{client_ip(request) or 'unknown'}"
 
 
 def queue_mail(*, to: str, subject: str, body: str, requester: str) -> bool:

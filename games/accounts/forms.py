@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.accounts import emails
 from games.accounts.models import AccessToken
+from games.shared.clients import requester_of
 
 EMAIL_HELP = _("Optional: to reset a forgotten password. We send you a link to verify it.")
 
@@ -55,7 +56,7 @@ class VerifiedEmailPasswordResetForm(PasswordResetForm):
 
     def save(self, **kwargs: Any) -> None:  # type: ignore[override]  # keywords only, as Django calls it
         request = kwargs.get("request")
-        self.requester = emails.requester_of(request) if request else "ip:unknown"
+        self.requester = requester_of(request) if request else "ip:unknown"
         super().save(**kwargs)
 
     def send_mail(

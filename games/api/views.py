@@ -59,6 +59,7 @@ from games.services import (
     rooms,
 )
 from games.shared.api import validated, with_errors
+from games.shared.clients import requester_of
 from games.shared.errors import Forbidden, NotFound
 
 GAMES_LISTED = 50
@@ -574,7 +575,9 @@ class ImportView(APIView):
 
 class ReviewView(APIView):
     """``GET``: the post-game review of a game (status, every analysed move, mistakes, the
-    opening's name); ``POST``: queue it for a finished game that has none."""
+    opening's name); ``POST``: queue it for a finished game that has none (an imported one),
+    at most ``policy.REVIEWS_PER_REQUESTER`` under way per account or guest address (429
+    ``too_many_reviews``); a game that has one answers it as it is."""
 
     throttle_scope = "game_create"
 
@@ -588,7 +591,7 @@ class ReviewView(APIView):
     @extend_schema(request=None, responses=with_errors({202: ReviewStateSerializer}, 404, 409))
     def post(self, request: Request, public_id: str) -> Response:
         game_id = selectors.game_pk(public_id)
-        queued = reviews.request_review(game_id=game_id)
+        queued = reviews.request_review(game_id=game_id, requester=requester_of(request))
         game = selectors.game(game_id)
         state = presenters.review_state(game, queued, language=get_language() or "en")
         return Response(state, status=status.HTTP_202_ACCEPTED)

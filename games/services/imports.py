@@ -1,6 +1,7 @@
 """Imported records (issue 14 §4): a transcript or a GGF game stored as a finished game of mode
-``imported``, to view, export and analyse. The engine reads and checks the record; a bad one is
-refused with the part and the move at fault."""
+``imported``, to view, export and analyse (its review only when asked: ``reviews.request_review``).
+The engine reads and checks the record; a bad one is refused with the part and the move at
+fault."""
 
 import re
 
@@ -9,7 +10,7 @@ from django.db import transaction
 from ai_worker.engine.records import GameRecord, RecordError, read_ggf, read_transcript
 from games import presenters
 from games.models import Game, Seat
-from games.services import games, reviews, steps
+from games.services import games, steps
 from games.shared.errors import MESSAGES, ServiceError
 
 _MOVE_PREFIX = re.compile(r"move \d+(?: \((?P<move>[^)]*)\))?: ")
@@ -17,7 +18,7 @@ _MOVE_PREFIX = re.compile(r"move \d+(?: \((?P<move>[^)]*)\))?: ")
 
 def import_record(*, text: str, record_format: str, variant: object = None) -> Game:
     """Store the game of ``text`` (``txt``: a transcript of ``variant``, standard 8x8 by
-    default; ``ggf``: the first game of a GGF text) as a finished game; its analysis is queued."""
+    default; ``ggf``: the first game of a GGF text) as a finished game, not yet reviewed."""
     record = read_record(text=text, record_format=record_format, variant=variant)
     board = record.start_board()
     with transaction.atomic():
@@ -36,7 +37,6 @@ def import_record(*, text: str, record_format: str, variant: object = None) -> G
             games.record(game=game, board=board, move=recorded.move)
         game.result = _result(game, record)
         game.save(update_fields=["ply", "position", "result"])
-        reviews.queue_review(game=game)
     return game
 
 

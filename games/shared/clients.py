@@ -1,12 +1,17 @@
-"""The client's network address, as the trusted reverse proxies saw it."""
+"""Who a client is: its network address as the trusted reverse proxies saw it, and the
+requester a cap counts (its account, else that address)."""
 
 from ipaddress import ip_address
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.http import HttpRequest
 
+if TYPE_CHECKING:
+    from rest_framework.request import Request
 
-def client_ip(request: HttpRequest) -> str | None:
+
+def client_ip(request: "HttpRequest | Request") -> str | None:
     """The address of the client behind ``settings.TRUSTED_PROXY_COUNT`` reverse proxies.
 
     Each proxy appends the address it was reached from to ``X-Forwarded-For``, so with ``n``
@@ -17,6 +22,20 @@ def client_ip(request: HttpRequest) -> str | None:
     return _behind_proxies(
         request.META.get("REMOTE_ADDR") or None, request.META.get("HTTP_X_FORWARDED_FOR", "")
     )
+
+
+def requester_of(request: "HttpRequest | Request") -> str:
+    """Who asks, for the caps per requester (throttles, mails, reviews): the signed-in account,
+    else the client's address."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        return account_requester(user.pk)
+    return f"ip:{client_ip(request) or 'unknown'}"
+
+
+def account_requester(user_id: int) -> str:
+    """The requester key of an account (``requester_of`` a request it signed)."""
+    return f"user:{user_id}"
 
 
 def socket_client_ip(scope: dict) -> str | None:

@@ -64,6 +64,10 @@ MESSAGES: Mapping[str, Promise] = {
     "start_with_variant": _("A game from a position (OBF) is standard 8x8: give no variant."),
     "start_game_over": _("Nobody can move in this position: the game would be over."),
     "review_not_finished": _("A game is analysed once it has ended."),
+    "too_many_reviews": _(
+        "You have %(count)d game analyses under way, the most at once: ask again in "
+        "%(seconds)d s, once one is done."
+    ),
     "analysis_not_available": _("Analysis of an online room's game starts when it has ended."),
     "ply_out_of_range": _("The game has %(last)d moves: choose a ply from 0 to %(last)d."),
     "nothing_to_analyse": _("The game is over at ply %(ply)d: there is no move to analyse."),

@@ -4,7 +4,7 @@ hold across every server process.
 Every write (POST, PUT, PATCH, DELETE) of the API passes ``WriteRateThrottle``: the view's
 ``throttle_scope`` names its rate in ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` ("write"
 when it names none). Accounts are counted by account, guests by client address
-(``games.shared.clients.client_ip``). The sign-up and log-in forms use the same counters
+(``games.shared.clients.requester_of``). The sign-up and log-in forms use the same counters
 through ``throttled_form``.
 
 While Redis is down the throttles let requests through (and log it): a saved write must still
@@ -24,7 +24,7 @@ from rest_framework.permissions import SAFE_METHODS
 from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
 
-from games.shared.clients import client_ip
+from games.shared.clients import requester_of
 
 DEFAULT_SCOPE = "write"
 logger = logging.getLogger(__name__)
@@ -50,12 +50,7 @@ class WriteRateThrottle(ScopedRateThrottle):
         return cast(str, api_settings.DEFAULT_THROTTLE_RATES[str(self.scope)])
 
     def get_cache_key(self, request: Any, view: Any) -> str:
-        user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated:
-            ident = f"user-{user.pk}"
-        else:
-            ident = f"ip-{client_ip(request)}"
-        return self.cache_format % {"scope": self.scope, "ident": ident}
+        return self.cache_format % {"scope": self.scope, "ident": requester_of(request)}
 
 
 def scope_of(view: object) -> str:

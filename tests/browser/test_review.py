@@ -1,6 +1,7 @@
-"""The review of a finished game in Chromium: an imported record is analysed by the real
-worker; the page lists the moves, steps through them with the keyboard, keeps the ply in its
-address (?ply=n), draws the score graph with the mistakes marked and names the opening."""
+"""The review of a finished game in Chromium: an imported record, once its analysis is asked
+for on the page, is analysed by the real worker; the page lists the moves, steps through them
+with the keyboard, keeps the ply in its address (?ply=n), draws the score graph with the
+mistakes marked and names the opening."""
 
 import re
 
@@ -40,6 +41,9 @@ def test_an_imported_game_is_reviewed_move_by_move(page: Page) -> None:
 
     review = page.locator("#review")
     expect(review).to_be_visible()
+    expect(page.locator("#review-status")).to_have_text("No analysis")
+    page.locator("#review-request").click()
+    expect(page.locator("#review-request")).to_be_hidden()
     expect(page.locator("#review-status")).to_have_text(
         re.compile("Analysis: mistakes are marked"), timeout=ANALYSIS_MS
     )

@@ -1,4 +1,5 @@
-"""Racing requests: the game row lock lets exactly one of them through."""
+"""Racing requests: the game row lock lets exactly one of them through, and a per-requester
+lock keeps a cap."""
 
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -8,8 +9,8 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
-from games import selectors
-from games.models import Game
+from games import policy, selectors
+from games.models import Game, GameReview
 
 CLIENTS = 8
 
@@ -68,3 +69,27 @@ def test_one_player_gets_the_last_room_seat(alice, make_account) -> None:
     game = Game.objects.get(public_id=room["game"]["id"])
     assert game.status == "active"
     assert game.seats.filter(user__username__startswith="joiner").count() == 1
+
+
+def test_concurrent_review_requests_cannot_pass_the_requesters_cap(alice) -> None:
+    """Each request counts the requester's reviews under way before adding one: without the
+    per-requester lock, requests sent together all counted the same few."""
+    client, _ = alice
+    token = client._credentials["HTTP_AUTHORIZATION"]
+    imported = [
+        client.post("/api/games/import/", {"format": "txt", "text": "f5d6"}, format="json").json()
+        for _ in range(CLIENTS)
+    ]
+
+    def asker(game_id: str) -> Callable[[], int]:
+        def post() -> int:
+            racer = APIClient()
+            racer.credentials(HTTP_AUTHORIZATION=token)
+            return racer.post(f"/api/games/{game_id}/review/").status_code
+
+        return post
+
+    statuses = race([asker(game["id"]) for game in imported])
+    allowed = policy.REVIEWS_PER_REQUESTER
+    assert sorted(statuses) == [202] * allowed + [429] * (CLIENTS - allowed)
+    assert GameReview.objects.count() == allowed

@@ -25,7 +25,7 @@ def import_record(client: APIClient, **body: object):
     return client.post("/api/games/import/", body, format="json")
 
 
-def test_a_transcript_imports_as_a_finished_game_with_its_analysis_queued(guest) -> None:
+def test_a_transcript_imports_as_a_finished_game_reviewed_only_when_asked(guest) -> None:
     response = import_record(guest, format="txt", text="F5 d6 C3 d3 c4 f4 f6 f3 e6 e7")
 
     assert response.status_code == 201, response.json()
@@ -34,7 +34,9 @@ def test_a_transcript_imports_as_a_finished_game_with_its_analysis_queued(guest)
     assert "".join(state["moves"]) == TIGER
     assert state["result"] is None  # the record stops before the end
     game = Game.objects.get(public_id=state["id"])
-    assert GameReview.objects.get(game=game).status == "queued"
+    assert not GameReview.objects.filter(game=game).exists()  # a review costs minutes of search
+    review = guest.get(f"/api/games/{state['id']}/review/").json()
+    assert (review["status"], review["total"]) == ("none", 10)
     exported = guest.get(f"/api/games/{state['id']}/export/?format=txt").content.decode()
     assert exported.strip() == TIGER
 

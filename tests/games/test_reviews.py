@@ -1,14 +1,18 @@
-"""Post-game review (issue 14 §5): a finished (or imported) game is analysed move by move by
-tasks on the strong queue below its searches (never on the quick queue); each move gets the
-engine's best move and score, the played move's score and the loss, exact from 20 empties down;
-the API returns it with the mistakes marked and the opening's name."""
+"""Post-game review (issue 14 §5): a finished game (an imported one when asked) is analysed
+move by move by tasks on the strong queue below its searches (never on the quick queue); each
+move gets the engine's best move and score, the played move's score and the loss, exact from 20
+empties down; the API returns it with the mistakes marked and the opening's name. Reviews asked
+for are capped per requester (an account, else a client address)."""
 
 import uuid
+from collections.abc import Iterator
+from datetime import timedelta
 
 import pytest
 import redis
 from celery import current_app
 from django.conf import settings as django_settings
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from ai_worker.engine import Board, Move
@@ -86,13 +90,24 @@ def test_from_twenty_empties_down_the_scores_are_exact_and_a_blunder_is_a_mistak
     assert blunder.loss >= policy.MISTAKE_LOSS  # h2 gives a corner away
 
 
-def test_an_imported_game_is_analysed_and_a_game_in_play_is_not(guest) -> None:
-    imported = guest.post(
-        "/api/games/import/", {"format": "txt", "text": "f5d6c3d3c4"}, format="json"
-    ).json()
-    game = Game.objects.get(public_id=imported["id"])
+def import_game(client: APIClient, text: str = "f5d6c3d3c4") -> str:
+    """Import a transcript through the API; the game's public id."""
+    response = client.post("/api/games/import/", {"format": "txt", "text": text}, format="json")
+    assert response.status_code == 201, response.json()
+    return response.json()["id"]
+
+
+def test_an_imported_game_is_analysed_when_asked_and_a_game_in_play_is_not(guest) -> None:
+    imported = import_game(guest)
+    game = Game.objects.get(public_id=imported)
+    assert guest.get(f"/api/games/{imported}/review/").json()["status"] == "none"
+    assert not GameReview.objects.filter(game=game).exists()  # an import costs no search
+
+    asked = guest.post(f"/api/games/{imported}/review/")
+
+    assert (asked.status_code, asked.json()["status"]) == (202, "queued")
     analyse_all(game)
-    body = guest.get(f"/api/games/{imported['id']}/review/", HTTP_ACCEPT_LANGUAGE="ja").json()
+    body = guest.get(f"/api/games/{imported}/review/", HTTP_ACCEPT_LANGUAGE="ja").json()
     assert [entry["move"] for entry in body["moves"]] == ["f5", "d6", "c3", "d3", "c4"]
     assert body["opening"] == {"name": "虎", "moves": 3}  # the tiger: f5 d6 c3
 
@@ -142,21 +157,137 @@ def queued_tasks(queue_name: str) -> list[tuple[str, tuple]]:
             queue.close()
 
 
+@pytest.fixture
+def private_queues(settings) -> Iterator[tuple[str, str]]:
+    """The CPU and strong queues renamed for this test (no worker takes their tasks), emptied
+    afterwards: ``(quick, strong)``."""
+    settings.CELERY_CPU_QUEUE = f"cpu-test-{uuid.uuid4().hex}"
+    settings.CELERY_STRONG_QUEUE = f"{settings.CELERY_CPU_QUEUE}-strong"
+    yield settings.CELERY_CPU_QUEUE, settings.CELERY_STRONG_QUEUE
+    store = redis.Redis.from_url(django_settings.REDIS_URL)
+    store.delete(settings.CELERY_CPU_QUEUE, settings.CELERY_STRONG_QUEUE)
+
+
 def test_a_review_runs_on_the_strong_queue_never_before_a_quick_reply(
-    make_account, settings, django_capture_on_commit_callbacks
+    make_account, private_queues, django_capture_on_commit_callbacks
 ) -> None:
     """A review move runs for up to seconds and a running task is never put aside: on the
     quick queue, easy and normal replies waited behind the reviews of finished games."""
-    settings.CELERY_CPU_QUEUE = f"cpu-test-{uuid.uuid4().hex}"  # no worker takes these tasks
-    settings.CELERY_STRONG_QUEUE = f"{settings.CELERY_CPU_QUEUE}-strong"
+    quick, strong = private_queues
     _, alice = make_account("alice")
-    try:
-        game = games.create_local_game(player=alice, variant={}, undo_allowed=False)
-        with django_capture_on_commit_callbacks(execute=True):
-            for ply, notation in enumerate(SHORT_GAME):
-                games.play_move(player=alice, game_id=game.pk, notation=notation, ply=ply)
-        assert queued_tasks(settings.CELERY_CPU_QUEUE) == []
-        assert queued_tasks(settings.CELERY_STRONG_QUEUE) == [(events.REVIEW_TASK, (game.pk, 0))]
-    finally:
-        store = redis.Redis.from_url(django_settings.REDIS_URL)
-        store.delete(settings.CELERY_CPU_QUEUE, settings.CELERY_STRONG_QUEUE)
+    game = games.create_local_game(player=alice, variant={}, undo_allowed=False)
+    with django_capture_on_commit_callbacks(execute=True):
+        for ply, notation in enumerate(SHORT_GAME):
+            games.play_move(player=alice, game_id=game.pk, notation=notation, ply=ply)
+    assert queued_tasks(quick) == []
+    assert queued_tasks(strong) == [(events.REVIEW_TASK, (game.pk, 0))]
+
+
+def test_asking_again_answers_the_same_review_and_queues_no_second_task(
+    guest, private_queues, django_capture_on_commit_callbacks
+) -> None:
+    """An import queued a whole game's review on the strong workers, unasked: 30 imports a
+    minute kept them busy. Now nothing runs until someone asks, once, whoever asks again."""
+    _, strong = private_queues
+    with django_capture_on_commit_callbacks(execute=True):
+        imported = import_game(guest)
+    assert queued_tasks(strong) == []
+
+    with django_capture_on_commit_callbacks(execute=True):
+        first = guest.post(f"/api/games/{imported}/review/")
+        again = guest.post(f"/api/games/{imported}/review/")
+        other = APIClient(REMOTE_ADDR="198.51.100.7").post(f"/api/games/{imported}/review/")
+
+    assert [answer.status_code for answer in (first, again, other)] == [202, 202, 202]
+    assert first.json() == again.json() == other.json()
+    game = Game.objects.get(public_id=imported)
+    assert queued_tasks(strong) == [(events.REVIEW_TASK, (game.pk, 0))]
+    assert GameReview.objects.get(game=game).requested_by == "ip:127.0.0.1"
+
+
+def ask_for_reviews(client: APIClient, count: int) -> tuple[list[str], list[int]]:
+    """Import ``count`` games and ask for each one's review: their ids and the answers'
+    statuses."""
+    imported = [import_game(client, "f5d6c3") for _ in range(count)]
+    return imported, [client.post(f"/api/games/{id_}/review/").status_code for id_ in imported]
+
+
+def test_an_account_has_at_most_three_reviews_under_way(make_account) -> None:
+    alice_client, alice = make_account("alice")
+    bob_client, _ = make_account("bob")
+    imported, statuses = ask_for_reviews(alice_client, policy.REVIEWS_PER_REQUESTER + 1)
+
+    assert statuses == [202] * policy.REVIEWS_PER_REQUESTER + [429]
+    refused = alice_client.post(f"/api/games/{imported[-1]}/review/")
+    assert refused.status_code == 429
+    assert refused["Retry-After"] == str(policy.REVIEW_RETRY_AFTER)
+    assert refused.json()["error"] == {
+        "code": "too_many_reviews",
+        "message": "You have 3 game analyses under way, the most at once: ask again in 60 s, "
+        "once one is done.",
+        "field": None,
+    }
+    assert not GameReview.objects.filter(game__public_id=imported[-1]).exists()
+    assert set(GameReview.objects.values_list("requested_by", flat=True)) == {
+        f"user:{alice.user_id}"
+    }
+    again = alice_client.post(f"/api/games/{imported[0]}/review/")
+    assert again.status_code == 202  # its own review, as it is: no new one
+    assert bob_client.post(f"/api/games/{imported[-1]}/review/").status_code == 202
+
+
+def test_a_finished_review_makes_room_for_the_next(make_account) -> None:
+    client, _ = make_account("alice")
+    imported, _ = ask_for_reviews(client, policy.REVIEWS_PER_REQUESTER + 1)
+    analyse_all(Game.objects.get(public_id=imported[0]))
+
+    assert client.post(f"/api/games/{imported[-1]}/review/").status_code == 202
+
+
+def test_a_stalled_review_stops_counting_against_its_requester(make_account) -> None:
+    """A review whose task was lost (a worker killed, the queue flushed) never finishes: it
+    must not hold its requester's place for ever."""
+    client, _ = make_account("alice")
+    imported, statuses = ask_for_reviews(client, policy.REVIEWS_PER_REQUESTER + 1)
+    assert statuses[-1] == 429
+    long_ago = timezone.now() - policy.REVIEW_STALLED_AFTER - timedelta(minutes=1)
+    GameReview.objects.filter(game__public_id=imported[0]).update(updated_at=long_ago)
+
+    assert client.post(f"/api/games/{imported[-1]}/review/").status_code == 202
+
+
+def test_guests_are_capped_by_their_address() -> None:
+    """A guest clears its session cookie at will: its address counts, not its session."""
+    first = APIClient(REMOTE_ADDR="203.0.113.5")
+    _, statuses = ask_for_reviews(first, policy.REVIEWS_PER_REQUESTER)
+    assert statuses == [202] * policy.REVIEWS_PER_REQUESTER
+    assert set(GameReview.objects.values_list("requested_by", flat=True)) == {"ip:203.0.113.5"}
+
+    same_address = APIClient(REMOTE_ADDR="203.0.113.5")
+    _, refused = ask_for_reviews(same_address, 1)
+    _, elsewhere = ask_for_reviews(APIClient(REMOTE_ADDR="203.0.113.6"), 1)
+    assert (refused, elsewhere) == ([429], [202])
+
+
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [
+        (
+            "ja",
+            "解析中の対局が上限の 3 件に達しています。60 秒後、どれかが終わってから"
+            "もう一度お試しください。",
+        ),
+        (
+            "ru",
+            "Анализов партий в работе: 3, больше нельзя. Попросите снова через 60 с, когда "
+            "один из них закончится.",
+        ),
+    ],
+)
+def test_too_many_reviews_is_explained_in_the_clients_language(
+    make_account, language: str, message: str
+) -> None:
+    client, _ = make_account("alice")
+    imported, _ = ask_for_reviews(client, policy.REVIEWS_PER_REQUESTER + 1)
+    refused = client.post(f"/api/games/{imported[-1]}/review/", HTTP_ACCEPT_LANGUAGE=language)
+    assert refused.json()["error"]["message"] == message

@@ -49,7 +49,7 @@ def test_throttle_counts_live_in_the_shared_redis_cache(alice, rates, settings) 
     assert client.post(moves, {"move": "d3", "ply": 0}, format="json").status_code == 201
     store = redis.Redis.from_url(settings.REDIS_URL)
     prefix = settings.CACHES["default"]["KEY_PREFIX"]
-    assert store.exists(f"{prefix}:1:throttle_move_user-{player.user_id}")
+    assert store.exists(f"{prefix}:1:throttle_move_user:{player.user_id}")
     assert client.post(moves, {"move": "c3", "ply": 1}, format="json").status_code == 429
 
 

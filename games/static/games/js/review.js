@@ -24,6 +24,7 @@ export class GameReview {
     $("review-prev").addEventListener("click", () => this.step(this.ply - 1));
     $("review-next").addEventListener("click", () => this.step(this.ply + 1));
     $("review-last").addEventListener("click", () => this.step(this.analysis.total));
+    $("review-request").addEventListener("click", () => this.request());
     this.section.addEventListener("keydown", (event) => this.onKey(event));
     for (const format of ["txt", "ggf", "json"]) {
       $(`export-${format}`).href = `/api/games/${gameId}/export/?format=${format}`;
@@ -57,6 +58,22 @@ export class GameReview {
     }
   }
 
+  /** Ask for the analysis of a game that has none (an imported one); a refusal (too many
+   * analyses under way, in the page's language) is shown in its place. */
+  async request() {
+    const button = $("review-request");
+    button.disabled = true;
+    try {
+      await api("POST", `/api/games/${this.gameId}/review/`);
+    } catch (error) {
+      $("review-status").textContent = error.message;
+      return;
+    } finally {
+      button.disabled = false;
+    }
+    await this.load();
+  }
+
   onKey(event) {
     const moves = { ArrowLeft: this.ply - 1, ArrowRight: this.ply + 1, Home: 0, End: this.analysis?.total };
     if (!(event.key in moves) || !this.analysis) return;
@@ -87,6 +104,7 @@ export class GameReview {
     $("review-status").textContent = status === "running" || status === "queued"
       ? t(status === "queued" ? "review.queued" : "review.running", { done: analysed, total })
       : t(status === "done" ? "review.done" : "review.none");
+    $("review-request").hidden = status !== "none";
     $("review-opening").hidden = !opening;
     if (opening) $("review-opening").textContent = t("review.opening", { name: opening.name });
   }
