@@ -4,7 +4,8 @@ On connect the viewer gets ``{"type": "state", "version": v, "state": {...}}``, 
 Then every change arrives once, in order of ``version`` (each one more than the last): a move as
 a small event (``presenters.MoveEvent``: the move, its flips, who moves next, the legal moves,
 the counts), any other change with the whole state. A client that sees a gap in the versions (or
-reconnects) sends ``{"type": "sync", "version": v}`` and gets the full state when it is behind.
+reconnects) sends ``{"type": "sync", "version": v}`` and gets the full state when it is behind;
+anything else gets an error frame whose message is in the handshake's language (as for HTTP).
 Events come serialized from ``games.services.events``: the consumer picks its viewer's text and
 never sends a version older than one it sent. A seated player's connections drive their
 presence (the 2-minute rule); anyone else watches as a spectator (counted while it is open) and
@@ -31,13 +32,14 @@ from urllib.parse import urlsplit
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.urls import path, re_path
+from django.utils import translation
 
 from games import policy, presenters, selectors
 from games.identity import Player, player_from_session, presence_key
 from games.services import cpu, events, presence, watching
 from games.shared import presence as presence_store
-from games.shared.clients import socket_client_ip
-from games.shared.errors import NotFound
+from games.shared.clients import socket_client_ip, socket_language
+from games.shared.errors import NotFound, ServiceError
 from games.shared.outages import OUTAGES
 from games.shared.permissions import READ_SCOPE
 from games.shared.threads import in_pool
@@ -236,6 +238,7 @@ class GameConsumer(CountedSocket):
     seats: list[int] = []  # the colours whose presence this connection keeps (none: a spectator)
     syncs: deque[float]  # when its latest resyncs were asked (``policy.SOCKET_SYNCS`` at most)
     view = events.SPECTATOR  # its key in an event's texts (presenters.viewer_key)
+    language = settings.LANGUAGE_CODE  # of its error messages, as of its handshake
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         try:
@@ -252,6 +255,7 @@ class GameConsumer(CountedSocket):
 
     async def connect(self) -> None:
         self.player = await _scope_player(self.scope)
+        self.language = socket_language(self.scope)
         if not await self.claim(self.player):
             return
         self.view = presenters.viewer_key(self.player)
@@ -310,20 +314,19 @@ class GameConsumer(CountedSocket):
         """``{"type": "sync", "version": v}``: ``synced`` when ``v`` is current, else the state;
         past ``policy.SOCKET_SYNCS`` in a window, ``too_many_syncs`` (nothing read)."""
         if not isinstance(content, dict) or content.get("type") != "sync":
-            await self.send_json(
-                {"type": "error", "error": {"code": "bad_message", "message": "Send sync."}}
-            )
+            await self.send_error(ServiceError("bad_message"))
             return
         now = time.monotonic()
         if (
             len(self.syncs) == policy.SOCKET_SYNCS
             and now - self.syncs[0] < policy.SOCKET_SYNC_WINDOW
         ):
-            await self.send_json(
-                {
-                    "type": "error",
-                    "error": {"code": "too_many_syncs", "message": "Too many syncs: wait."},
-                }
+            await self.send_error(
+                ServiceError(
+                    "too_many_syncs",
+                    count=policy.SOCKET_SYNCS,
+                    seconds=round(policy.SOCKET_SYNC_WINDOW),
+                )
             )
             return
         self.syncs.append(now)
@@ -337,6 +340,13 @@ class GameConsumer(CountedSocket):
             )
         else:
             await self.send_full(state)
+
+    async def send_error(self, error: ServiceError) -> None:
+        """``{"type": "error", "error": {"code", "message"}}``, the message in the socket's
+        language."""
+        with translation.override(self.language):
+            message = error.message
+        await self.send_json({"type": "error", "error": {"code": error.code, "message": message}})
 
     async def send_state(self) -> None:
         await self.send_full(await _current_state(self.game_id, self.player))

@@ -1,11 +1,12 @@
-"""Who a client is: its network address as the trusted reverse proxies saw it, and the
-requester a cap counts (its account, else that address)."""
+"""Who a client is: its network address as the trusted reverse proxies saw it, the requester a
+cap counts (its account, else that address), and a websocket's language."""
 
 from ipaddress import ip_address
 from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.http import HttpRequest
+from django.utils import translation
 
 if TYPE_CHECKING:
     from rest_framework.request import Request
@@ -44,6 +45,17 @@ def socket_client_ip(scope: dict) -> str | None:
     headers = {name.lower(): value for name, value in scope.get("headers", [])}
     forwarded = headers.get(b"x-forwarded-for", b"").decode("latin-1")
     return _behind_proxies(client[0] if client else None, forwarded)
+
+
+def socket_language(scope: dict) -> str:
+    """The language of a websocket's handshake, chosen as Django's ``LocaleMiddleware`` chooses
+    a request's: the language cookie (the site's language switch), else ``Accept-Language``,
+    else ``settings.LANGUAGE_CODE``."""
+    headers = {name.lower(): value for name, value in scope.get("headers", [])}
+    handshake = HttpRequest()
+    handshake.COOKIES = scope.get("cookies", {})
+    handshake.META["HTTP_ACCEPT_LANGUAGE"] = headers.get(b"accept-language", b"").decode("latin-1")
+    return translation.get_language_from_request(handshake)
 
 
 def _behind_proxies(remote: str | None, forwarded_for: str) -> str | None:

@@ -28,6 +28,11 @@ MESSAGES: Mapping[str, Promise] = {
         "The CSRF token is missing or wrong: send the csrftoken cookie's value in the "
         "X-CSRFToken header (or reload the page and send the form again)."
     ),
+    # websocket frames (games.consumers)
+    "bad_message": _(
+        'Unknown message: send {"type": "sync", "version": v} with the last version you have.'
+    ),
+    "too_many_syncs": _("Too many resyncs: at most %(count)d in %(seconds)d s. Wait a little."),
     # games and rooms
     "not_found": _("This game or room does not exist."),
     "invalid": _("The variant must be a JSON object."),

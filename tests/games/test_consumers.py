@@ -127,6 +127,70 @@ async def _a_flood_of_syncs_is_refused_without_reading_the_game(alice) -> None:
     await socket.disconnect()
 
 
+BAD_MESSAGE = {
+    "en": 'Unknown message: send {"type": "sync", "version": v} with the last version you have.',
+    "ja": '不明なメッセージです。{"type": "sync", "version": v} を、手元の最新の version を'
+    "入れて送ってください。",
+    "ru": 'Непонятное сообщение: отправьте {"type": "sync", "version": v} с последней '
+    "полученной версией.",
+}
+
+
+@pytest.mark.parametrize(
+    ("headers", "language"),
+    [
+        ([], "en"),
+        ([(b"accept-language", b"ja,en;q=0.8")], "ja"),
+        ([(b"accept-language", b"ru-RU")], "ru"),
+        # the site's language switch (its cookie) wins over the browser's languages
+        ([(b"accept-language", b"ja"), (b"cookie", b"django_language=ru")], "ru"),
+    ],
+)
+def test_error_frames_are_in_the_sockets_language(alice, headers: list, language: str) -> None:
+    async_to_sync(_error_frames_are_in_the_sockets_language)(alice, headers, language)
+
+
+async def _error_frames_are_in_the_sockets_language(alice, headers: list, language: str) -> None:
+    """The HTTP API answers in the client's language; the socket's errors were English only."""
+    _, player = await token_player(alice)
+    game = await new_local_game(player)
+    socket = Socket(f"/ws/games/{game.public_id}/", headers=[*BROWSER, *headers])
+    assert (await socket.connect())[0]
+    await socket.receive_json_from()
+    await socket.send_to(text_data="{not json")
+    assert (await reply(socket))["error"] == {
+        "code": "bad_message",
+        "message": BAD_MESSAGE[language],
+    }
+    await socket.disconnect()
+
+
+TOO_MANY_SYNCS = {
+    "ja": "再同期が多すぎます。10 秒に 10 回までです。少し待ってください。",
+    "ru": "Слишком много запросов синхронизации: не больше 10 за 10 с. Подождите немного.",
+}
+
+
+@pytest.mark.parametrize("language", ["ja", "ru"])
+def test_the_sync_flood_error_is_in_the_sockets_language(alice, language: str) -> None:
+    async_to_sync(_the_sync_flood_error_is_in_the_sockets_language)(alice, language)
+
+
+async def _the_sync_flood_error_is_in_the_sockets_language(alice, language: str) -> None:
+    """An API client's socket (a token, no cookie) follows its Accept-Language."""
+    token, player = await token_player(alice)
+    game = await new_local_game(player)
+    headers = [token_header(token), (b"accept-language", language.encode())]
+    socket = Socket(f"/ws/games/{game.public_id}/", headers=headers)
+    assert (await socket.connect())[0]
+    await socket.receive_json_from()
+    for _ in range(policy.SOCKET_SYNCS + 1):
+        await socket.send_json_to({"type": "sync", "version": 0})
+    answers = [await reply(socket) for _ in range(policy.SOCKET_SYNCS + 1)]
+    assert answers[-1]["error"]["message"] == TOO_MANY_SYNCS[language]
+    await socket.disconnect()
+
+
 def test_a_players_connection_drives_presence(alice) -> None:
     async_to_sync(_a_players_connection_drives_presence)(alice)
 
