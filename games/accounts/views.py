@@ -8,6 +8,7 @@ from django.contrib.auth import login, logout
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AbstractBaseUser, User
 from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -38,7 +39,12 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("profile")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
+        try:
+            with transaction.atomic():
+                user = form.save()
+        except IntegrityError:  # the same name, in any case, signed up since the form's check
+            form.add_error("username", form.instance.unique_error_message(User, ["username"]))
+            return render(request, "accounts/signup.html", {"form": form})
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         if emails.email_of(user):
             sent = emails.change_email(user=user, email=emails.email_of(user), request=request)
