@@ -30,13 +30,8 @@ def requester_of(request: "HttpRequest | Request") -> str:
     else the client's address."""
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
-        return account_requester(user.pk)
+        return f"user:{user.pk}"
     return f"ip:{client_ip(request) or 'unknown'}"
-
-
-def account_requester(user_id: int) -> str:
-    """The requester key of an account (``requester_of`` a request it signed)."""
-    return f"user:{user_id}"
 
 
 def socket_client_ip(scope: dict) -> str | None:
