@@ -12,7 +12,8 @@ Levels:
   ``STRONG_ENDGAME_EMPTIES`` (24) or fewer empties (8x8) the endgame search instead: selective
   solves (ProbCut from 73 % to 99 % sure, see ``fast.endgame``), then the exact one, each
   started from what the table kept of the one before; the move of the last one finished is
-  played. The hint is its move.
+  played; at ``STRONG_EXACT_EMPTIES`` (20) or fewer, the exact solve alone. The hint is its
+  move.
 
 Standard-size (8x8) two-player games use the uint64 bitboard kernels; every other variant (6x6,
 10x10, octagon, 3-4 players) the generic kernels (bitboards of two words). Anti-reversi
@@ -66,9 +67,8 @@ NORMAL_DEPTH = 4
 NORMAL_EXACT_EMPTIES = 10
 NORMAL_SLIP = 0.15
 NORMAL_SLIP_MARGIN = 400
-STRONG_EXACT_EMPTIES = 20  # analyse solves every move first at this many empties or fewer
-STRONG_ENDGAME_EMPTIES = 24
-STRONG_SELECTIVE_EMPTIES = 19  # from this many empties, selective solves before the exact one
+STRONG_EXACT_EMPTIES = 20  # strong and analyse solve exactly first at this many empties or fewer
+STRONG_ENDGAME_EMPTIES = 24  # above STRONG_EXACT_EMPTIES, selective solves before the exact one
 STRONG_MIDGAME_SHARE = 0.1  # of the time, for the midgame search before the endgame one
 ANALYSIS_TIME_LIMIT = 5.0
 ANALYSIS_EXACT_SHARE = 0.6
@@ -476,12 +476,13 @@ class _BitboardSearch:
     def strong(self, rng: random.Random, max_depth: int) -> _Found:
         """Iterative deepening to ``max_depth``; with ``STRONG_ENDGAME_EMPTIES`` or fewer
         empties, only for ``STRONG_MIDGAME_SHARE`` of the time (a move in hand), then the
-        endgame search; below ``STRONG_SELECTIVE_EMPTIES`` the exact solve first (quick, or
-        answered by the kept table), the midgame search only if it does not finish."""
+        endgame search; at ``STRONG_EXACT_EMPTIES`` or fewer the exact solve alone (the
+        selective solves and the midgame search before it cost more than the order they give
+        it), the midgame search only if it does not finish."""
         searcher = self.searcher
         deadline = searcher.deadline_ns
         endgame = self.empties <= STRONG_ENDGAME_EMPTIES
-        if endgame and self.empties < STRONG_SELECTIVE_EMPTIES:
+        if endgame and self.empties <= STRONG_EXACT_EMPTIES:
             solved = self._endgame()
             if solved is not None:
                 return solved
@@ -505,10 +506,10 @@ class _BitboardSearch:
         return square, value, depth, False, self._principal_variation(square, depth, False)
 
     def _endgame(self) -> _Found | None:
-        """Solves of rising selectivity (from ``STRONG_SELECTIVE_EMPTIES`` empties), then the
+        """Solves of rising selectivity (above ``STRONG_EXACT_EMPTIES`` empties), then the
         exact one: the answer of the last one finished, exact or not (a value in discs times
         100, as the midgame's), or None if none did."""
-        selective = self.empties >= STRONG_SELECTIVE_EMPTIES
+        selective = self.empties > STRONG_EXACT_EMPTIES
         levels = [*range(len(SELECTIVE_SIGMAS)), EXACT] if selective else [EXACT]
         found = None
         for level in levels:
@@ -564,7 +565,10 @@ class _BitboardSearch:
         return self.searcher.exact_root(self.position)
 
     def _fallback(self) -> _Found:
-        square = root_order(self.position)[0]
+        """The best move of an unfinished root search, else the first of the static order."""
+        square = self.searcher.root_best(self.position)
+        if square is None:
+            square = root_order(self.position)[0]
         return square, 0, 0, False, [_move_of(square, 8)]
 
     def _principal_variation(self, square: int, depth: int, exact: bool) -> list[Move]:

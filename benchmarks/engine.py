@@ -19,7 +19,9 @@ perft, solves and matches. Sections:
 - ``--ordering DEPTH``: strong to a fixed depth on 24 middle-game positions: nodes and CPU
   time (move ordering: fewer nodes for the same search).
 - ``--ffo 40-49``: exact solves of FFO positions, with fresh tables each.
-- ``--strong-ffo``: strong at its 1.5 s on FFO #1-#39 of 20 empties or fewer.
+- ``--strong-ffo``: strong at its 1.5 s (on ``--clock``) on FFO #1-#39 of 20 empties or
+  fewer, ``--runs`` times each with fresh tables: median CPU time per move, exact and optimal
+  runs; with ``--old``, that commit's strong on each position right after.
 - ``--endgame-set N``: strong at 1.5 s on the first N positions of the endgame test set
   (``benchmarks/data/strong-endgames.txt``; 0 for all): optimal moves, mean loss in discs,
   CPU and wall time per move; the 1.5 s on ``--clock`` (``cpu``: the searching thread's CPU
@@ -37,6 +39,7 @@ With no section named, the bench runs perft, speed, FFO #40-#44 and the first-ca
 """
 
 import argparse
+import json
 import math
 import os
 import random
@@ -278,7 +281,6 @@ def bench_generic(seconds: float, old_commit: str | None, out: Out) -> None:
     leaves per CPU-second, the nodes and CPU time of an analysis to a fixed depth (every root
     move, fresh process), and strong's nodes per CPU-second and mean depth over four moves of
     ``seconds`` each; with ``old_commit``, that commit's in the same run, and the ratios."""
-    import json
     from pathlib import Path
 
     from benchmarks.old_engine import engine_folder
@@ -392,19 +394,142 @@ def _run_old(commit: str, script: str, *args: str) -> float:
     return float(done.stdout.split()[-1])
 
 
-def bench_strong_ffo(out: Out) -> None:
-    """strong at its default time on FFO #1-#39 of 20 empties or fewer."""
-    numbers = [n for n in range(1, 40) if read_ffo(n).board.empties() <= 20]
-    exact = optimal = 0
-    for number in numbers:
+STRONG_FFO_NUMBERS = [n for n in range(1, 40) if read_ffo(n).board.empties() <= 20]
+
+
+@dataclass(frozen=True)
+class StrongSolve:
+    """One strong move at its default time: CPU seconds it took, whether it came from the
+    exact solve with the right score, and whether the move keeps the exact score."""
+
+    cpu: float
+    exact: bool
+    optimal: bool
+
+
+def _strong_solve(number: int, clock: int) -> StrongSolve:
+    """strong's move in FFO position ``number`` with fresh tables (a repeated run is not
+    answered by the last one's table), at its default time on ``clock``."""
+    import ai_worker.search
+
+    position = read_ffo(number)
+    ai_worker.search._worker_tables = None
+    started = time.process_time()
+    result = choose_move(position.board, "strong", seed=0, clock=clock)
+    cpu = time.process_time() - started
+    exact = result.exact and result.score == position.score
+    return StrongSolve(cpu, exact, position.is_optimal(result.move))
+
+
+_OLD_STRONG_SOLVE = """
+import inspect, json, sys, time
+cpu_clock = sys.argv[1] == "cpu"
+options = {}
+if cpu_clock:
+    from ai_worker.fast import intrinsics
+    if hasattr(intrinsics, "_CLOCK_MONOTONIC"):  # an engine of the monotonic clock only
+        intrinsics._CLOCK_MONOTONIC = time.CLOCK_THREAD_CPUTIME_ID
+        time.monotonic_ns = lambda: time.clock_gettime_ns(time.CLOCK_THREAD_CPUTIME_ID)
+    else:
+        options["clock"] = time.CLOCK_THREAD_CPUTIME_ID
+import ai_worker.search as search
+try:
+    from ai_worker.engine.records import read_obf
+except ImportError:  # before the records package
+    from ai_worker.search import board_from_obf as read_obf
+if hasattr(search, "warmup"):
+    search.warmup()
+for line in sys.stdin:
+    request = json.loads(line)
+    board = read_obf(request["obf"])
+    if hasattr(search, "_worker_tables"):
+        search._worker_tables = None
+    started = time.process_time()
+    result = search.choose_move(board, "strong", seed=0, **options)
+    cpu = time.process_time() - started
+    print(json.dumps([cpu, result.exact, result.score, str(result.move)]), flush=True)
+"""
+
+
+class _OldStrong:
+    """strong of an earlier commit in a subprocess, solving FFO positions as
+    ``_strong_solve`` does (fresh tables, its default time on the CPU or wall clock)."""
+
+    def __init__(self, commit: str, cpu_clock: bool) -> None:
+        from benchmarks.old_engine import engine_folder
+
+        self.commit = commit
+        self._process = subprocess.Popen(
+            [sys.executable, "-c", _OLD_STRONG_SOLVE, "cpu" if cpu_clock else "wall"],
+            cwd=engine_folder(commit, "-cpu" if cpu_clock else ""),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+
+    def solve(self, number: int) -> StrongSolve:
+        from ai_worker.engine.records import write_obf
+
+        assert self._process.stdin is not None
+        assert self._process.stdout is not None
         position = read_ffo(number)
-        result = choose_move(position.board, "strong", seed=0)
-        exact += result.exact and result.score == position.score
-        optimal += position.is_optimal(result.move)
-    out(
-        f"strong at 1.5 s on FFO #1-#39 with <= 20 empties: {exact}/{len(numbers)} exact,"
-        f" {optimal}/{len(numbers)} optimal moves"
-    )
+        self._process.stdin.write(json.dumps({"obf": write_obf(position.board)}) + "\n")
+        self._process.stdin.flush()
+        cpu, exact, score, move = json.loads(self._process.stdout.readline())
+        optimal = position.is_optimal(Move.from_notation(move.lower()))
+        return StrongSolve(cpu, exact and score == position.score, optimal)
+
+    def close(self) -> None:
+        if self._process.stdin is not None:
+            self._process.stdin.close()
+        self._process.wait(timeout=60)
+
+
+def bench_strong_ffo(runs: int, clock: str, old_commit: str | None, out: Out) -> None:
+    """strong at its default time (on ``clock``) on FFO #1-#39 of 20 empties or fewer, each
+    position ``runs`` times with fresh tables: per position the median CPU time of the move
+    and in how many runs it was exact and optimal; with ``old_commit`` that commit's strong
+    right after each of ours (interleaved, so both see the same load)."""
+    clock_id = CPU_CLOCK if clock == "cpu" else WALL_CLOCK
+    engines: dict[str, Callable[[int], StrongSolve]] = {
+        "this commit": partial(_strong_solve, clock=clock_id)
+    }
+    old = None if old_commit is None else _OldStrong(old_commit, clock == "cpu")
+    if old is not None:
+        engines[old.commit] = old.solve
+    found: dict[str, list[list[StrongSolve]]] = {name: [] for name in engines}
+    try:
+        for number in STRONG_FFO_NUMBERS:
+            parts = []
+            for name, solve in engines.items():
+                solves = [solve(number) for _ in range(runs)]
+                found[name].append(solves)
+                parts.append(f"{name} {_solves_line(solves)}")
+            empties = read_ffo(number).board.empties()
+            out(f"FFO #{number} ({empties} empties): " + "; ".join(parts))
+    finally:
+        if old is not None:
+            old.close()
+    limit = DEFAULT_TIME_LIMIT["strong"]
+    for name, by_position in found.items():
+        medians = [statistics.median(s.cpu for s in solves) for solves in by_position]
+        exact = sum(all(s.exact for s in solves) for solves in by_position)
+        optimal = sum(all(s.optimal for s in solves) for solves in by_position)
+        out(
+            f"{name}: strong at {limit:g} s ({clock} clock) on FFO #1-#39 with <= 20 empties,"
+            f" {runs} runs each: {exact}/{len(by_position)} exact and {optimal}/"
+            f"{len(by_position)} optimal in every run; median CPU a move: largest"
+            f" {max(medians):.2f} s, {sum(m <= 1.0 for m in medians)}/{len(medians)} within"
+            f" 1.0 s, total {sum(medians):.2f} s"
+        )
+
+
+def _solves_line(solves: list[StrongSolve]) -> str:
+    cpu = statistics.median(s.cpu for s in solves)
+    runs = len(solves)
+    exact = sum(s.exact for s in solves)
+    optimal = sum(s.optimal for s in solves)
+    return f"CPU {cpu:.3f} s, exact {exact}/{runs}, optimal {optimal}/{runs}"
 
 
 def bench_endgame_set(count: int, clock: str, old_commit: str | None, out: Out) -> None:
@@ -726,7 +851,7 @@ def main(argv: list[str] | None = None) -> int:
         const=BASELINE_COMMIT,
         default=None,
         metavar="COMMIT",
-        help=f"--perft, --ffo, --endgame-set: measure the engine of COMMIT too"
+        help=f"--perft, --ffo, --strong-ffo, --endgame-set: measure the engine of COMMIT too"
         f" (default {BASELINE_COMMIT})",
     )
     parser.add_argument("--strong-ffo", action="store_true", help="strong on FFO #1-#39")
@@ -737,7 +862,7 @@ def main(argv: list[str] | None = None) -> int:
         "--clock",
         choices=("cpu", "wall"),
         default="cpu",
-        help="--endgame-set, --match: the players' clock",
+        help="--strong-ffo, --endgame-set, --match: the players' clock",
     )
     parser.add_argument("--match", default="", help="e.g. strong:normal,strong:old-strong")
     parser.add_argument(
@@ -781,7 +906,7 @@ def main(argv: list[str] | None = None) -> int:
         low, _, high = ffo.partition("-")
         bench_ffo(list(range(int(low), int(high or low) + 1)), args.old, out)
     if args.strong_ffo:
-        bench_strong_ffo(out)
+        bench_strong_ffo(args.runs, args.clock, args.old, out)
     if args.endgame_set is not None:
         bench_endgame_set(args.endgame_set, args.clock, args.old, out)
     _matches(args, parser, clock, out)

@@ -216,6 +216,13 @@ class Searcher:
         )  # fmt: skip
         return None if self.stats[ABORTED] else (int(value), int(self.stats[BEST]))
 
+    def root_best(self, position: Position) -> int | None:
+        """The best move of ``position`` the last root call (``exact_root`` or
+        ``midgame_root``) found, also when it stopped at the deadline (an exact solve: the
+        best root move it proved, else the first of its move order), if any."""
+        square = int(self.stats[BEST])
+        return square if square in position.legal_squares() else None
+
     def _start_solve(self, selectivity: int) -> bool:
         if not 0 <= selectivity < len(endgame.SELECTIVE_SIGMAS) and selectivity != EXACT:
             raise ValueError("selectivity must be a level of SELECTIVE_SIGMAS or EXACT")

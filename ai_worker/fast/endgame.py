@@ -11,7 +11,8 @@ the number of empties:
 - up to ``HASH_EMPTIES - 1``: generated moves in that order.
 - above: principal-variation null windows, the transposition table of ``searchstate`` (depth =
   empties) with enhanced transposition cut-offs, a stability cut-off, and move ordering by a
-  shallow midgame search (many empties) or fastest-first (fewest opponent replies).
+  shallow midgame search (many empties, and at least ``ROOT_ORDER_DEPTH`` plies at the root)
+  or fastest-first (fewest opponent replies).
 
 A *selective* solve (``stats[SELECTIVITY]`` a level of ``SELECTIVE_SIGMAS`` rather than
 ``EXACT``) also cuts like ProbCut: at a null-window node of ``cuts`` (rows ``(a, b, sigma)``
@@ -70,6 +71,7 @@ HASH_EMPTIES = 8
 ETC_EMPTIES = 12
 SEARCH_ORDER_EMPTIES = 16
 SEARCH_ORDER_STEP = 3
+ROOT_ORDER_DEPTH = 6  # the root's moves are ordered by a search at least this deep
 STABILITY_ALPHA = 10
 W_POTENTIAL = 2
 W_ODD = 4
@@ -331,15 +333,17 @@ def _solve_ordered(player, opponent, walls, anti, alpha, beta, passed, stats):
 
 
 @njit(cache=True)
-def _ordered_moves(player, opponent, walls, anti, weights, moves, first, stats, shallow):
+def _ordered_moves(player, opponent, walls, anti, weights, moves, first, stats, shallow,
+                   least_depth):  # fmt: skip
     """The moves best-first: ``first`` (a remembered best square, or NO_SQUARE), then with
-    many empties by a shallow search of each child, else fastest-first (fewest opponent
-    replies, corners early, odd quadrants early)."""
+    many empties (or a ``least_depth`` of 0 or more) by a shallow search of each child at
+    least ``least_depth`` plies deep, else fastest-first (fewest opponent replies, corners
+    early, odd quadrants early)."""
     empties = ~(player | opponent | walls)
     n_empties = popcount(empties)
-    shallow_depth = -1
+    shallow_depth = least_depth
     if n_empties >= SEARCH_ORDER_EMPTIES:
-        shallow_depth = (n_empties - SEARCH_ORDER_EMPTIES) // SEARCH_ORDER_STEP
+        shallow_depth = max(shallow_depth, (n_empties - SEARCH_ORDER_EMPTIES) // SEARCH_ORDER_STEP)
     odd = _odd_quadrants(empties)
     count = popcount(moves)
     squares = np.empty(count, dtype=np.int64)
@@ -495,7 +499,12 @@ def solve(
     original_alpha = alpha
     best = -SCORE_INF
     best_square = NO_SQUARE
-    order = _ordered_moves(player, opponent, walls, anti, weights, moves, first, stats, shallow)
+    least_depth = ROOT_ORDER_DEPTH if root else -1  # the root's order decides the most
+    order = _ordered_moves(
+        player, opponent, walls, anti, weights, moves, first, stats, shallow, least_depth
+    )  # fmt: skip
+    if root:  # the answer of a solve stopped by its deadline: the first in order until beaten
+        stats[BEST] = order[0]
     for square in order:
         f = flips(player, opponent, square)
         child_p = opponent ^ f
@@ -520,6 +529,8 @@ def solve(
         if value > best:
             best = value
             best_square = square
+            if root:
+                stats[BEST] = best_square
             if value > alpha:
                 alpha = value
                 if alpha >= beta:
@@ -528,8 +539,6 @@ def solve(
         player, opponent, table, best, original_alpha, beta, SCORE_INF, best_square, n_empties,
         stats[AGE], selectivity,
     )  # fmt: skip
-    if root:
-        stats[BEST] = best_square
     return best
 
 
@@ -542,7 +551,8 @@ def solve_root(
     player, opponent, walls, anti, weights, cuts, alpha, beta, stats, table, shallow
 ):  # fmt: skip
     """Like ``solve``, and the best square goes to ``stats[BEST]`` (NO_SQUARE when the side to
-    move must pass)."""
+    move must pass; after a solve stopped by its deadline, the best root move it proved, else
+    the first in its order)."""
     stats[BEST] = -1
     value = solve(
         player, opponent, walls, anti, weights, cuts, alpha, beta, ROOT, stats, table, shallow

@@ -112,6 +112,16 @@ def test_solver_stops_at_its_deadline() -> None:
     assert searcher.nodes > 0
 
 
+def test_a_solve_stopped_by_its_deadline_still_names_a_root_move() -> None:
+    """strong solves 20 empties exactly with nothing searched before; when the solve does not
+    finish, its move is the one the solve rated best so far (the first of its move order
+    until a root move is proved better), not a static guess."""
+    position = Position.of(read_ffo(26).board)
+    searcher = Searcher(time.monotonic_ns() + 50_000_000, SearchTables(16, 16, 12))
+    assert searcher.exact_root(position) is None
+    assert searcher.root_best(position) in position.legal_squares()
+
+
 def test_a_call_after_an_aborted_one_searches_afresh() -> None:
     """An aborted call (strong's first parts stop at their share of the time) leaves no
     abort behind: the next call under a later deadline solves (issue 12's bug)."""
