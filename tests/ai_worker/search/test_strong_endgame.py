@@ -34,8 +34,8 @@ def test_strong_solves_after_its_midgame_ran_out_of_time(number: int) -> None:
 @pytest.mark.parametrize("number", SOLVABLE)
 def test_strong_solves_every_ffo_position_of_20_empties_or_fewer(number: int) -> None:
     """Every one of them within strong's own 1.5 CPU-s, the issue's figure (the hardest, #26
-    and #33, take about two thirds of it here; ``python -m benchmarks.engine --strong-ffo``
-    prints the CPU time of each)."""
+    and #33, took 0.72 and 1.04 CPU-s here at load 5-10; ``python -m benchmarks.engine
+    --strong-ffo`` prints the CPU time of each)."""
     assert_strong_solves(number)
 
 
