@@ -251,8 +251,8 @@ class GameReview(models.Model):
     played move's score (both in discs for the mover), the loss and whether it is exact;
     ``next_ply`` is the ply the next task reviews (``done`` once it reaches the game's end).
     ``requested_by`` is who asked for it (``games.shared.clients.requester_of``: an account or a
-    guest's address, for the cap on reviews under way), empty for the review of a game that
-    finished here.
+    guest's address, for the cap on reviews under way); for the automatic review of a game that
+    finished here, its first player (``user:<id>`` or ``guest:<id>``).
     """
 
     class Status(models.TextChoices):

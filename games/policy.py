@@ -45,6 +45,11 @@ MISTAKE_LOSS = 4.0  # discs lost by a move that the review marks as a mistake
 REVIEWS_PER_REQUESTER = 3
 REVIEW_STALLED_AFTER = timedelta(minutes=10)
 REVIEW_RETRY_AFTER = 60  # seconds
+# A game that ends here is reviewed on its own for its first player (account or guest), within
+# the same cap per player, and while the whole site has fewer than AUTOMATIC_REVIEW_BACKLOG
+# reviews under way (a strong worker reviews about two games a minute): beyond, the game gets no
+# review until someone asks for one, so a flood of quick games cannot fill the strong queue.
+AUTOMATIC_REVIEW_BACKLOG = 20
 
 # Clocks: the flag check of a turn is a task due at the flag (first in the queue); flags further
 # off than the horizon (correspondence) are found by the periodic sweep, which also catches a

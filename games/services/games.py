@@ -426,7 +426,7 @@ def finish(*, game: Game, result: presenters.GameResult) -> None:
         ranks=finishing_ranks(variant=Variant.from_json(game.variant), result=result),
     )
     game_finished.send(sender=Game, finished=finished)
-    reviews.queue_review(game=game)
+    reviews.review_finished_game(game=game)
 
 
 def finishing_ranks(*, variant: Variant, result: presenters.GameResult) -> tuple[int, ...]:

@@ -1,8 +1,10 @@
 """Post-game review (issue 14 §5): after a game ends here, the workers analyse its moves one
 at a time, in order, on the strong queue below its searches; each stored move queues the next.
-A stale or repeated task (another ply than the next one) changes nothing. An imported game (or
-one that ended before reviews existed) is reviewed only when asked, once, and a requester has at
-most ``policy.REVIEWS_PER_REQUESTER`` of those under way."""
+A stale or repeated task (another ply than the next one) changes nothing. A requester (the
+game's first player for the automatic review, the one who asks otherwise) has at most
+``policy.REVIEWS_PER_REQUESTER`` under way, and no game is reviewed on its own while the site has
+``policy.AUTOMATIC_REVIEW_BACKLOG`` under way; a game left without a review (an imported one
+too) is reviewed when asked, once."""
 
 from typing import Any
 
@@ -15,7 +17,7 @@ from games.services import events, steps
 from games.shared.errors import Conflict, RateLimited
 
 
-def queue_review(*, game: Game, requested_by: str = "") -> GameReview:
+def _queue_review(*, game: Game, requested_by: str = "") -> GameReview:
     """Create the review of a finished game and queue its first move (once: a second call
     returns the same review); in the transaction that finished the game or asked for it."""
     review, created = GameReview.objects.get_or_create(
@@ -28,6 +30,22 @@ def queue_review(*, game: Game, requested_by: str = "") -> GameReview:
         else:
             events.send_review(game_id=game.pk, ply=0)
     return review
+
+
+def review_finished_game(*, game: Game) -> GameReview | None:
+    """The automatic review of ``game``, which has just ended here (in that transaction), for
+    its first player; None when that player has ``policy.REVIEWS_PER_REQUESTER`` reviews under
+    way, or the site ``policy.AUTOMATIC_REVIEW_BACKLOG``, or no seat is a player's."""
+    requester = _first_player(game)
+    if requester is None:
+        return None
+    steps.serialise(purpose="reviews", key=requester)
+    if (
+        _under_way(requester=requester) >= policy.REVIEWS_PER_REQUESTER
+        or _unfinished().count() >= policy.AUTOMATIC_REVIEW_BACKLOG
+    ):
+        return None
+    return _queue_review(game=game, requested_by=requester)
 
 
 def request_review(*, game_id: int, requester: str) -> GameReview:
@@ -51,18 +69,29 @@ def request_review(*, game_id: int, requester: str) -> GameReview:
                 seconds=policy.REVIEW_RETRY_AFTER,
                 code="too_many_reviews",
             )
-        return queue_review(game=game, requested_by=requester)
+        return _queue_review(game=game, requested_by=requester)
+
+
+def _first_player(game: Game) -> str | None:
+    """The requester key of ``game``'s first seat held by a person (an account, else a guest)."""
+    for seat in game.seats.all():
+        if seat.user_id is not None:
+            return f"user:{seat.user_id}"
+        if seat.guest_id:
+            return f"guest:{seat.guest_id}"
+    return None
+
+
+def _unfinished() -> Any:
+    """Reviews not done whose task moved within ``policy.REVIEW_STALLED_AFTER``."""
+    return GameReview.objects.exclude(status=GameReview.Status.DONE).filter(
+        updated_at__gte=timezone.now() - policy.REVIEW_STALLED_AFTER
+    )
 
 
 def _under_way(*, requester: str) -> int:
-    """The reviews ``requester`` asked for that are not done and whose task moved within
-    ``policy.REVIEW_STALLED_AFTER``."""
-    return (
-        GameReview.objects.filter(requested_by=requester)
-        .exclude(status=GameReview.Status.DONE)
-        .filter(updated_at__gte=timezone.now() - policy.REVIEW_STALLED_AFTER)
-        .count()
-    )
+    """The unfinished reviews ``requester`` asked for (or had for their games)."""
+    return _unfinished().filter(requested_by=requester).count()
 
 
 def store_move(*, game_id: int, ply: int, entry: dict[str, Any]) -> bool:

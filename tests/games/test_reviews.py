@@ -20,6 +20,7 @@ from ai_worker.engine.records import read_transcript
 from ai_worker.levels import LEVELS
 from ai_worker.review import review_move
 from games import policy, tasks
+from games.identity import Player
 from games.models import Game, GameReview
 from games.services import events, games
 
@@ -73,6 +74,48 @@ def test_a_finished_game_is_analysed_move_by_move(make_account) -> None:
     assert [entry["mistake"] for entry in body["moves"]] == [
         entry["loss"] >= policy.MISTAKE_LOSS for entry in analysis.moves
     ]
+
+
+def finish_short_game(player) -> Game:
+    game = games.create_local_game(player=player, variant={}, undo_allowed=False)
+    for ply, notation in enumerate(SHORT_GAME):
+        games.play_move(player=player, game_id=game.pk, notation=notation, ply=ply)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    return game
+
+
+def test_a_flood_of_quick_games_gets_at_most_three_automatic_reviews_at_once(
+    make_account,
+) -> None:
+    _client, alice = make_account("alice")
+    finished = [finish_short_game(alice) for _ in range(policy.REVIEWS_PER_REQUESTER + 2)]
+
+    reviewed = [GameReview.objects.filter(game=game).exists() for game in finished]
+    assert reviewed == [True] * policy.REVIEWS_PER_REQUESTER + [False, False]
+    assert set(GameReview.objects.values_list("requested_by", flat=True)) == {
+        f"user:{alice.user_id}"
+    }
+    analyse_all(finished[0])  # one done: the next game gets its review again
+    assert GameReview.objects.filter(game=finish_short_game(alice)).exists()
+
+
+def test_a_guest_s_games_count_for_the_guest() -> None:
+    guest = Player(guest_id=uuid.uuid4().hex)
+    first = finish_short_game(guest)
+    assert GameReview.objects.get(game=first).requested_by == f"guest:{guest.guest_id}"
+
+
+def test_no_automatic_review_while_the_site_has_its_backlog(make_account, monkeypatch) -> None:
+    _client, alice = make_account("alice")
+    bob_client, bob = make_account("bob")
+    backlog = [finish_short_game(alice) for _ in range(2)]
+    monkeypatch.setattr(policy, "AUTOMATIC_REVIEW_BACKLOG", len(backlog))
+
+    unreviewed = finish_short_game(bob)  # bob has none under way, the site has 2
+
+    assert not GameReview.objects.filter(game=unreviewed).exists()
+    assert bob_client.post(f"/api/games/{unreviewed.public_id}/review/").status_code == 202
 
 
 def test_from_twenty_empties_down_the_scores_are_exact_and_a_blunder_is_a_mistake() -> None:
