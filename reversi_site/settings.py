@@ -300,6 +300,8 @@ SPECTACULAR_SETTINGS = {
         "ColorEnum": ["black", "white", "red", "green"],
         "ColorOrRandomEnum": ["black", "white", "red", "green", "random"],
         "GameModeEnum": ["cpu", "local", "room", "imported"],
+        # A game's status, in its state and in a move's event alike.
+        "GameStatusEnum": ["waiting", "active", "finished"],
     },
     "PATH_CONVERTER_OVERRIDES": {"public_id": PUBLIC_ID_SCHEMA},
     # Swagger UI from this server (drf-spectacular-sidecar), never from a CDN.
