@@ -182,7 +182,13 @@ CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": REDIS_URL,
-        "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+        # One pool of connections per process (reversi_site.cache: Django's is per request
+        # under ASGI, which opened a connection to Redis for every request's throttle).
+        "OPTIONS": {
+            "pool_class": "reversi_site.cache.SharedConnectionPool",
+            "socket_connect_timeout": 2,
+            "socket_timeout": 2,
+        },
         "KEY_PREFIX": "reversi-cache",
     }
 }
