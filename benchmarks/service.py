@@ -473,22 +473,26 @@ def load_average() -> str:
     return " ".join(f"{value:.1f}" for value in os.getloadavg())
 
 
+def django_settings(*, debug: bool) -> dict[str, str]:
+    """The environment of a stack's settings: production (its own secret key, plain http on the
+    loopback: no redirect to https), or DEBUG as ``make run``."""
+    if debug:
+        return {"DJANGO_DEBUG": "1"}
+    return {
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DJANGO_HTTPS": "0",
+    }
+
+
 def start_stack(checkout: Path, options: argparse.Namespace, port: int) -> Stack:
     """Create, migrate and fill a database for ``checkout``'s code and start its processes."""
     tag = secrets.token_hex(4)
     database = f"reversi_bench_{tag}"
     queue = f"cpu-bench-{tag}"
-    settings = {"DJANGO_DEBUG": "1"}
-    if not options.debug:
-        # Production: its own secret key; plain http on the loopback (no redirect to https).
-        settings = {
-            "DJANGO_DEBUG": "0",
-            "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
-            "DJANGO_HTTPS": "0",
-        }
     env = (
         os.environ
-        | settings
+        | django_settings(debug=options.debug)
         | {
             "POSTGRES_DB": database,
             "CELERY_CPU_QUEUE": queue,
