@@ -1,7 +1,7 @@
 """`make bench-service`: start a private stack, run the load test's scenarios, print the figures.
 
     .venv/bin/python -m benchmarks.service [--scenario NAME,...] [--checkout DIR]
-        [--stack uvicorn|daphne] [options]
+        [--against DIR] [--stack uvicorn|daphne] [--debug] [options]
 
 The stack is this checkout's (or ``--checkout``'s, e.g. a worktree of another commit) web
 processes and Celery workers on a free port, with a database of their own (created, migrated,
@@ -10,6 +10,22 @@ the machine is touched. ``--stack uvicorn`` (the default, as ``make run``) runs 
 process per core, a worker for the quick levels and one for strong searches and hints;
 ``--stack daphne`` one daphne and one worker, as ``make run`` did before. Every option it does
 not know goes to ``benchmarks/loadtest.py`` in every scenario (``--duration``, ``--legacy-auth``).
+
+``--against DIR`` also starts a stack of DIR's code (a worktree of the commit to compare with)
+and runs every scenario on both, one stack after the other (the order swapped from one
+scenario to the next), so that both are measured in the same run on the same machine: one
+column per stack and scenario.
+
+The stacks run the production settings (``DJANGO_DEBUG=0``, a secret key made for the run,
+``DJANGO_HTTPS=0``: plain http on the loopback), as deployed: DEBUG keeps every query's SQL and
+time in memory and costs each request more. ``--debug`` serves them as ``make run`` does
+(``DJANGO_DEBUG=1``).
+
+Besides the latencies each run notes the web processes' CPU time (user and system, read from
+Linux's ``/proc`` for the web server and every process under it) divided by the moves applied:
+a cost per move that the machine's other load hardly changes, unlike a latency. Each stack
+first plays a few games that are not reported (its processes' first requests set up what the
+later ones reuse).
 
 The scenarios of issue 13 §3 (``--scenario``, comma-separated; ``all`` is every one but the
 soak), one after another on the same stack, players thinking 1 s unless said:
@@ -25,8 +41,8 @@ soak), one after another on the same stack, players thinking 1 s unless said:
   every client's last version compared with the server's.
 
 It prints one table (a Markdown one, for the README) with the baseline (``GET /healthz``,
-measured in the same run) and the ratios to it, and exits 1 on any error, event out of order,
-record that does not replay or version that differs.
+measured in the same run), the ratios to it and the web CPU per move, and exits 1 on any
+error, event out of order, record that does not replay or version that differs.
 """
 
 import argparse
@@ -56,6 +72,7 @@ START_TIMEOUT = 300  # seconds: the stack imports Django and numba on a machine 
 PUSH_P99_TARGET = 0.100  # seconds: the knee is the first step whose push p99 is above it
 KNEE_STEPS = "50,100,200,300,400,500,600"
 PAUSE = 5.0  # seconds between two scenarios, for the queues to drain
+WARM_UP_GAMES, WARM_UP_SECONDS = 10, 10.0  # the games a stack plays before it is measured
 # The bench's players, made in the database at once (password hashing is not what is measured):
 # prints their API tokens as JSON.
 MAKE_PLAYERS = """
@@ -86,13 +103,31 @@ print(json.dumps([secret for _, secret in secrets_by_user]))
 
 @dataclass(frozen=True)
 class Run:
-    """One load test of a scenario and what it measured."""
+    """One load test of a scenario on a stack (``commit``) and what it measured; ``web_cpu``:
+    the CPU seconds its web processes used meanwhile."""
 
     name: str
+    commit: str
     games: int
     levels: list[str]
     elapsed: float
     figures: Figures
+    web_cpu: float
+
+
+@dataclass
+class Stack:
+    """A private stack serving one checkout: its processes (the web server first), database,
+    Celery queues, address and the players' tokens."""
+
+    checkout: Path
+    commit: str
+    env: dict[str, str]
+    database: str
+    queue: str
+    url: str
+    processes: list[subprocess.Popen[bytes]]
+    tokens: list[str]
 
 
 @dataclass(frozen=True)
@@ -168,6 +203,30 @@ def stop(processes: list[subprocess.Popen[bytes]]) -> None:
             process.wait()
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU seconds (user and system) used so far by the process ``pid`` and every live
+    process under it (uvicorn's workers under its supervisor), from Linux's ``/proc``."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    children: dict[int, list[int]] = {}
+    used: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            # After the command name's ")": state, ppid, ... utime and stime (fields 14, 15).
+            fields = (entry / "stat").read_text().rpartition(")")[2].split()
+        except OSError:  # the process has just exited
+            continue
+        children.setdefault(int(fields[1]), []).append(int(entry.name))
+        used[int(entry.name)] = (int(fields[11]) + int(fields[12])) / ticks
+    total, pending = 0.0, [pid]
+    while pending:
+        current = pending.pop()
+        total += used.get(current, 0.0)
+        pending += children.get(current, [])
+    return total
+
+
 def drop_database(name: str, env: dict[str, str]) -> None:
     with psycopg.connect(
         host=env.get("POSTGRES_HOST", "127.0.0.1"),
@@ -180,42 +239,61 @@ def drop_database(name: str, env: dict[str, str]) -> None:
         connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-def load_test(
-    name: str, url: str, tokens: list[str], games: int, levels: list[str], load_args: list[str]
-) -> Run:
-    """One run of the load test: ``games`` games dealt ``levels`` in turn."""
+def load_test(name: str, stack: Stack, games: int, levels: list[str], load_args: list[str]) -> Run:
+    """One run of the load test on ``stack``: ``games`` games dealt ``levels`` in turn."""
     args = loadtest.parser().parse_args(
-        [*load_args, "--games", str(games), "--levels", ",".join(levels), "--base-url", url]
+        [*load_args, "--games", str(games), "--levels", ",".join(levels), "--base-url", stack.url]
     )
-    print(f"{name}: {games} games, {', '.join(levels)}, think {args.think:g} s", flush=True)
+    print(
+        f"{stack.commit} {name}: {games} games, {', '.join(levels)}, think {args.think:g} s",
+        flush=True,
+    )
+    web = stack.processes[0].pid
+    cpu_before = cpu_seconds(web)
     started = time.perf_counter()
-    figures = asyncio.run(loadtest.run(args, tokens))
+    figures = asyncio.run(loadtest.run(args, stack.tokens))
     elapsed = time.perf_counter() - started
+    web_cpu = cpu_seconds(web) - cpu_before
     print(loadtest.report(figures, games, elapsed, levels), flush=True)
+    print(f"web CPU: {web_cpu:.1f} s, {per_move(web_cpu, figures)} ms per move", flush=True)
     time.sleep(PAUSE)
-    return Run(name, games, levels, elapsed, figures)
+    return Run(name, stack.commit, games, levels, elapsed, figures, web_cpu)
+
+
+def warm_up(stack: Stack) -> None:
+    """A few games played and not reported: each process's first requests and sockets import
+    and set up what later ones reuse, which is no cost of a move."""
+    played = ["--games", str(WARM_UP_GAMES), "--hot-seat", "--duration", str(WARM_UP_SECONDS)]
+    args = loadtest.parser().parse_args([*played, "--think", "0.2", "--base-url", stack.url])
+    asyncio.run(loadtest.run(args, stack.tokens))
+
+
+def per_move(web_cpu: float, figures: Figures) -> str:
+    if not figures.moves_applied:
+        return ""
+    return f"{web_cpu / figures.moves_applied * 1000:.1f}"
 
 
 def scenarios(
     names: list[str], options: argparse.Namespace, load_args: list[str]
-) -> Callable[[str, list[str]], list[Run]]:
-    """The runs of the named scenarios, as a function of the stack's URL and the players."""
+) -> Callable[[Stack], list[Run]]:
+    """The runs of the named scenarios, as a function of the stack."""
 
-    def play(url: str, tokens: list[str]) -> list[Run]:
+    def play(stack: Stack) -> list[Run]:
         runs = []
         for name in names:
             if name == "hot-seat":
-                runs.append(load_test(name, url, tokens, 50, [HOT_SEAT], load_args))
+                runs.append(load_test(name, stack, 50, [HOT_SEAT], load_args))
             elif name == "easy":
-                runs.append(load_test(name, url, tokens, 50, [EASY], load_args))
+                runs.append(load_test(name, stack, 50, [EASY], load_args))
             elif name == "mixed":
-                runs.append(load_test(name, url, tokens, 50, list(LEVELS), load_args))
+                runs.append(load_test(name, stack, 50, list(LEVELS), load_args))
             elif name == "max":
                 args = [*load_args, "--think", "0"]
-                runs.append(load_test(name, url, tokens, 50, [HOT_SEAT], args))
+                runs.append(load_test(name, stack, 50, [HOT_SEAT], args))
             elif name == "knee":
                 for games in options.knee_steps:
-                    run = load_test(f"knee {games}", url, tokens, games, [HOT_SEAT], load_args)
+                    run = load_test(f"knee {games}", stack, games, [HOT_SEAT], load_args)
                     runs.append(run)
                     if push_p99(run) > PUSH_P99_TARGET:
                         break
@@ -223,7 +301,7 @@ def scenarios(
                 args = [*load_args, "--duration", str(options.soak_duration)]
                 args += ["--drop-every", str(options.drop_every)]
                 levels = [HOT_SEAT, EASY]
-                runs.append(load_test(name, url, tokens, options.soak_games, levels, args))
+                runs.append(load_test(name, stack, options.soak_games, levels, args))
         return runs
 
     return play
@@ -321,9 +399,10 @@ def table(runs: list[Run]) -> str:
         ("events out of order", lambda run: str(run.figures.out_of_order)),
         ("retries (transient connection errors)", lambda run: str(run.figures.retries)),
         ("errors", lambda run: str(len(run.figures.errors))),
+        ("web CPU per move applied (ms)", lambda run: per_move(run.web_cpu, run.figures)),
     ]
     lines = [
-        "| scenario | " + " | ".join(run.name for run in runs) + " |",
+        "| scenario | " + " | ".join(f"{run.commit} {run.name}" for run in runs) + " |",
         "| --- |" + " --- |" * len(runs),
     ]
     lines += [f"| {name} | " + " | ".join(cell(run) for run in runs) + " |" for name, cell in rows]
@@ -349,6 +428,14 @@ def parse_arguments(argv: list[str] | None) -> tuple[argparse.Namespace, list[st
         prog="python -m benchmarks.service", description=__doc__.split("\n")[0]
     )
     parser.add_argument("--checkout", type=Path, default=ROOT, help="the code to serve")
+    parser.add_argument(
+        "--against",
+        type=Path,
+        help="also serve this checkout (e.g. a worktree of main) and run every scenario on both",
+    )
+    parser.add_argument(
+        "--debug", action="store_true", help="serve with DJANGO_DEBUG=1, as `make run`"
+    )
     parser.add_argument("--stack", choices=("uvicorn", "daphne"), default="uvicorn")
     parser.add_argument("--port", type=int, default=0, help="the web port (default: a free one)")
     parser.add_argument(
@@ -382,41 +469,49 @@ def parse_arguments(argv: list[str] | None) -> tuple[argparse.Namespace, list[st
     return options, load_args
 
 
-def main(argv: list[str] | None = None) -> int:
-    options, load_args = parse_arguments(argv)
-    checkout = options.checkout.resolve()
+def load_average() -> str:
+    return " ".join(f"{value:.1f}" for value in os.getloadavg())
+
+
+def django_settings(*, debug: bool) -> dict[str, str]:
+    """The environment of a stack's settings: production (its own secret key, plain http on the
+    loopback: no redirect to https), or DEBUG as ``make run``."""
+    if debug:
+        return {"DJANGO_DEBUG": "1"}
+    return {
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DJANGO_HTTPS": "0",
+    }
+
+
+def start_stack(checkout: Path, options: argparse.Namespace, port: int) -> Stack:
+    """Create, migrate and fill a database for ``checkout``'s code and start its processes."""
     tag = secrets.token_hex(4)
     database = f"reversi_bench_{tag}"
     queue = f"cpu-bench-{tag}"
-    port = options.port or free_port()
-    env = os.environ | {
-        "POSTGRES_DB": database,
-        "CELERY_CPU_QUEUE": queue,
-        "CELERY_STRONG_QUEUE": f"{queue}-strong",
-        "PYTHONPATH": str(checkout),
-        "DJANGO_DEBUG": os.environ.get("DJANGO_DEBUG", "1"),  # as `make run`
-        # Every player of the load test plays from this one address: the stack's rate limits
-        # per address would refuse them; players who do not think move faster than people.
-        "THROTTLE_AUTH": "100000/min",
-        "THROTTLE_WRITE": "100000/min",
-        "THROTTLE_GAME_CREATE": "100000/min",
-        "THROTTLE_MOVE": "100000/min",
-        # ... and its sockets, hundreds from one address (and a player's several), its caps.
-        "WEBSOCKETS_PER_ADDRESS": "100000",
-        "WEBSOCKETS_PER_VIEWER": "1000",
-    }
+    env = (
+        os.environ
+        | django_settings(debug=options.debug)
+        | {
+            "POSTGRES_DB": database,
+            "CELERY_CPU_QUEUE": queue,
+            "CELERY_STRONG_QUEUE": f"{queue}-strong",
+            "PYTHONPATH": str(checkout),
+            # Every player of the load test plays from this one address: the stack's rate limits
+            # per address would refuse them; players who do not think move faster than people.
+            "THROTTLE_AUTH": "100000/min",
+            "THROTTLE_WRITE": "100000/min",
+            "THROTTLE_GAME_CREATE": "100000/min",
+            "THROTTLE_MOVE": "100000/min",
+            # ... and its sockets, hundreds from one address (and a player's several), its caps.
+            "WEBSOCKETS_PER_ADDRESS": "100000",
+            "WEBSOCKETS_PER_VIEWER": "1000",
+        }
+    )
     commit = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], cwd=checkout, capture_output=True, text=True
     ).stdout.strip()
-
-    def load_average() -> str:
-        return " ".join(f"{value:.1f}" for value in os.getloadavg())
-
-    print(
-        f"commit {commit} ({checkout}), stack {options.stack}, {os.cpu_count()} cores, "
-        f"load average {load_average()}, scenarios {', '.join(options.names)}",
-        flush=True,
-    )
     python = [sys.executable, "manage.py"]
     subprocess.run([*python, "ensure_database"], cwd=checkout, env=env, check=True)
     subprocess.run([*python, "migrate", "--noinput", "-v0"], cwd=checkout, env=env, check=True)
@@ -428,28 +523,63 @@ def main(argv: list[str] | None = None) -> int:
         for command in commands(options.stack, port, queue)
     ]
     url = f"http://127.0.0.1:{port}"
-    soak = None
+    return Stack(checkout, commit, env, database, queue, url, processes, tokens)
+
+
+def stop_stack(stack: Stack) -> None:
+    """Stop the processes, drop the stack's queues and database."""
+    stop(stack.processes)
+    store = redis.Redis.from_url(stack.env.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    for key in store.scan_iter(match=f"*{stack.queue}*"):
+        store.delete(key)
+    drop_database(stack.database, stack.env)
+
+
+def main(argv: list[str] | None = None) -> int:
+    options, load_args = parse_arguments(argv)
+    checkouts = [options.checkout.resolve()]
+    if options.against:
+        checkouts.insert(0, options.against.resolve())
+    settings = "DJANGO_DEBUG=1 (as `make run`)" if options.debug else "production (DJANGO_DEBUG=0)"
+    print(
+        f"checkouts {', '.join(map(str, checkouts))}, stack {options.stack}, {settings}, "
+        f"{os.cpu_count()} cores, load average {load_average()}, "
+        f"scenarios {', '.join(options.names)}",
+        flush=True,
+    )
+    stacks: list[Stack] = []
+    runs: list[Run] = []
+    soaks: list[tuple[Run, Soak]] = []
     try:
-        wait_until_serving(url, processes)
-        runs = scenarios(options.names, options, load_args)(url, tokens)
-        soaked = [run for run in runs if run.name == "soak"]
-        if soaked:
-            soak = check_soak(soaked[0], checkout, env)
+        for index, checkout in enumerate(checkouts):
+            port = options.port + index if options.port else free_port()
+            stacks.append(start_stack(checkout, options, port))
+        for stack in stacks:
+            print(f"{stack.commit}: {stack.checkout} on {stack.url}", flush=True)
+            wait_until_serving(stack.url, stack.processes)
+            warm_up(stack)
+        # One scenario at a time on every stack, the stacks' order swapped each time, so that
+        # a change of the machine's load weighs on both alike.
+        for turn, name in enumerate(options.names):
+            order = stacks if turn % 2 == 0 else stacks[::-1]
+            for stack in order:
+                runs += scenarios([name], options, load_args)(stack)
+                if name == "soak":
+                    soaks.append((runs[-1], check_soak(runs[-1], stack.checkout, stack.env)))
     finally:
-        stop(processes)
-        store = redis.Redis.from_url(env.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
-        for key in store.scan_iter(match=f"*{queue}*"):
-            store.delete(key)
-        drop_database(database, env)
-    print(f"\ncommit {commit}, stack {options.stack}, load average at the end {load_average()}")
+        for stack in stacks:
+            stop_stack(stack)
+    commits = ", ".join(stack.commit for stack in stacks)
+    print(f"\ncommits {commits}, stack {options.stack}, {settings}")
+    print(f"load average at the end {load_average()}")
     print(table(runs))
-    if found := knee(runs):
-        print(found)
+    for stack in stacks:
+        if found := knee([run for run in runs if run.commit == stack.commit]):
+            print(f"{stack.commit} {found}")
     failed = any(run.figures.errors or run.figures.out_of_order for run in runs)
-    if soak is not None:
-        run = soaked[0]
+    for run, soak in soaks:
         print(
-            f"soak: {run.figures.games_started} games started by the clients, "
+            f"{run.commit} soak: {run.figures.games_started} games started by the clients, "
             f"{run.figures.reconnects} reconnects; the server has {soak.games} games, "
             f"{soak.moves} moves; records not replaying to the stored position: "
             f"{len(soak.not_replaying)}; clients whose last version equals the server's: "

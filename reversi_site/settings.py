@@ -182,7 +182,13 @@ CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": REDIS_URL,
-        "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+        # One pool of connections per process (reversi_site.cache: Django's is per request
+        # under ASGI, which opened a connection to Redis for every request's throttle).
+        "OPTIONS": {
+            "pool_class": "reversi_site.cache.SharedConnectionPool",
+            "socket_connect_timeout": 2,
+            "socket_timeout": 2,
+        },
         "KEY_PREFIX": "reversi-cache",
     }
 }
@@ -300,6 +306,8 @@ SPECTACULAR_SETTINGS = {
         "ColorEnum": ["black", "white", "red", "green"],
         "ColorOrRandomEnum": ["black", "white", "red", "green", "random"],
         "GameModeEnum": ["cpu", "local", "room", "imported"],
+        # A game's status, in its state and in a move's event alike.
+        "GameStatusEnum": ["waiting", "active", "finished"],
     },
     "PATH_CONVERTER_OVERRIDES": {"public_id": PUBLIC_ID_SCHEMA},
     # Swagger UI from this server (drf-spectacular-sidecar), never from a CDN.

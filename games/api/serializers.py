@@ -3,7 +3,7 @@ the engine) and the output shapes of ``games.presenters`` for the schema."""
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
 from ai_worker.engine import COLOR_NAMES, Variant
@@ -405,6 +405,55 @@ class GameStateSerializer(ShapeSerializer):
     )
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
+
+
+class MoveEventSerializer(ShapeSerializer):
+    """A move's event: what the move changed, not the whole state (the answer of a move and
+    the websocket's event of every move)."""
+
+    shape = presenters.MoveEvent
+    type = serializers.ChoiceField(choices=["move"])
+    ply = serializers.IntegerField()
+    version = serializers.IntegerField(help_text="exactly one more than before the move")
+    status = serializers.ChoiceField(choices=Game.Status.values)
+    move = LastMoveSerializer(help_text="the placed disc and the discs it flipped")
+    record = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="the notations from ply move.ply on: the move, then compulsory passes",
+    )
+    pass_notice = PassNoticeSerializer(allow_null=True)
+    to_move = serializers.ChoiceField(choices=COLOR_NAMES, allow_null=True)
+    legal_moves = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text='each legal move with the discs it flips, nearest first: {"f5": ["e5"]}',
+    )
+    discs = serializers.DictField(child=serializers.IntegerField())
+    empties = serializers.IntegerField()
+    undo = UndoStateSerializer()
+    result = GameResultSerializer(allow_null=True)
+    clock = ClockStateSerializer(allow_null=True, help_text="as after the move; null untimed")
+    draw = DrawStateSerializer()
+    abort_allowed = serializers.BooleanField()
+    server_time = serializers.DateTimeField(help_text="the clocks are counted from it")
+    updated_at = serializers.DateTimeField()
+
+
+class GameEventSerializer(ShapeSerializer):
+    """A change carrying the whole state (``type`` ``state`` on connect, on a resync and in
+    the answer to a move repeated at its ply)."""
+
+    shape = presenters.GameEvent
+    type = serializers.CharField()
+    ply = serializers.IntegerField()
+    version = serializers.IntegerField()
+    state = GameStateSerializer()
+
+
+MoveAnswerSerializer = PolymorphicProxySerializer(
+    component_name="MoveAnswer",
+    serializers=[MoveEventSerializer, GameEventSerializer],
+    resource_type_field_name=None,
+)
 
 
 class GameListSerializer(serializers.Serializer[Any]):

@@ -33,6 +33,7 @@ from games.api.serializers import (
     ImportSerializer,
     JoinSerializer,
     LobbySerializer,
+    MoveAnswerSerializer,
     MoveSerializer,
     QuickPairingRequestSerializer,
     QuickPairingSerializer,
@@ -136,24 +137,28 @@ class GameDetailView(APIView):
 
 
 class MoveView(APIView):
-    """Play a move at the ply the client has seen; 409 when that ply is stale."""
+    """Play a move at the ply the client has seen; 409 when that ply is stale. The answer is
+    the move's event, the very text the game's sockets get (the full state is ``GET``'s);
+    a move repeated at its ply (a retry) is answered with the state as it is now."""
 
     throttle_scope = "move"
 
     @extend_schema(
         request=MoveSerializer,
-        responses=with_errors({201: GameStateSerializer}, 400, 403, 404, 409),
+        responses=with_errors({201: MoveAnswerSerializer}, 400, 403, 404, 409),
     )
-    def post(self, request: Request, public_id: str) -> Response:
+    def post(self, request: Request, public_id: str) -> HttpResponse:
         data = validated(MoveSerializer, request.data)
         player = seated_player(request)
-        game = games.play_move(
-            player=player,
-            game_id=selectors.game_pk(public_id),
-            notation=data["move"],
-            ply=data["ply"],
+        played = games.play_move(
+            player=player, public_id=public_id, notation=data["move"], ply=data["ply"]
         )
-        return Response(presenters.game_state(game, viewer=player), status=status.HTTP_201_CREATED)
+        if played.event is None:
+            state = presenters.game_state(played.game, viewer=player)
+            return Response(presenters.game_event("state", state), status=status.HTTP_201_CREATED)
+        return HttpResponse(
+            played.event, status=status.HTTP_201_CREATED, content_type="application/json"
+        )
 
 
 class UndoView(APIView):

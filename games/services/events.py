@@ -61,9 +61,10 @@ def game_group(game_id: int) -> str:
     return f"game-{game_id}"
 
 
-def announce(*, game: Game, kind: str, board: Board, search: Search | None = None) -> None:
+def announce(*, game: Game, kind: str, board: Board, search: Search | None = None) -> GroupMessage:
     """On commit, push the change ``kind`` of ``game`` (whose position is ``board``) to its
-    viewers, then queue ``search`` of its current ply (the event always leaves first)."""
+    viewers, then queue ``search`` of its current ply (the event always leaves first).
+    Returns the message (its texts serialized now, once)."""
     message = group_message(game, kind=kind, board=board)
     group = game_group(game.pk)
     queue = _search_sender(game, search) if search else None
@@ -76,6 +77,7 @@ def announce(*, game: Game, kind: str, board: Board, search: Search | None = Non
                 queue()
 
     transaction.on_commit(deliver, robust=True)
+    return message
 
 
 def announce_presence(*, game: Game) -> None:

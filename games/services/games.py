@@ -2,6 +2,7 @@
 that rooms and CPU turns share (a new game, its start, a recorded move, the end)."""
 
 import random
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import transaction
@@ -154,14 +155,25 @@ def parse_variant(*, data: object, seed: int) -> Variant:
         ) from error
 
 
-def play_move(*, player: Player, game_id: int, notation: str, ply: int) -> Game:
-    """A person's move at ``ply`` (the ply their client saw); passes that follow are automatic.
+@dataclass(frozen=True)
+class PlayedMove:
+    """What ``play_move`` did: the game after it, and the move's event as every viewer gets it
+    (``presenters.MoveEvent``, serialized once: the request's answer is the same text), or
+    ``event`` None when the request repeated a move already played (nothing new to announce)."""
+
+    game: Game
+    event: str | None
+
+
+def play_move(*, player: Player, public_id: str, notation: str, ply: int) -> PlayedMove:
+    """A person's move at ``ply`` (the ply their client saw) in the game ``public_id``; passes
+    that follow are automatic.
 
     The same move sent again for a ply it was played at answers the game as it is now; a move
     after the mover's flag is refused (``out_of_time``), and the game ends on time. The flag is
     read from the locked row (no look of its own before the lock: one query less per move)."""
     with transaction.atomic():
-        game = steps.locked_game(game_id=game_id)
+        game = steps.locked_game(public_id=public_id)
         flag_fell = clocks.out_of_time(game, timezone.now())
         if not flag_fell:
             mine = steps.colors_of(game=game, player=player)
@@ -169,18 +181,19 @@ def play_move(*, player: Player, game_id: int, notation: str, ply: int) -> Game:
             steps.require_active(game=game)
             if ply != game.ply:
                 if repeats_saved_move(game=game, colors=mine, ply=ply, notation=notation):
-                    return game  # a request retried after its answer was lost: it is done
+                    # A request retried after its answer was lost: it is done.
+                    return PlayedMove(game=game, event=None)
                 raise Conflict("stale_ply", field="ply", ply=game.ply, sent=ply)
             board = Board.from_text(game.position)
             if board.turn not in mine:
                 raise ServiceError("not_your_turn", field="move", color=COLOR_NAMES[board.turn])
             play(game=game, board=board, move=parse_move(notation=notation))
             presence.mark_seen(game=game, player=player)
-            steps.commit(game=game, board=board, kind="move", fields=PLAY_FIELDS)
-            return game
+            message = steps.commit(game=game, board=board, kind="move", fields=PLAY_FIELDS)
+            return PlayedMove(game=game, event=message["texts"][events.SPECTATOR])
     # The mover's flag fell: the game ends on time in a transaction of its own (which commits,
     # unlike this refused move), then the move is refused.
-    end_if_out_of_time(game_id=game_id)
+    end_if_out_of_time(game_id=game.pk)
     raise time_out_error(game=game)
 
 

@@ -14,6 +14,7 @@ from games.identity import Player
 from games.models import Game
 from games.services import events
 from games.shared.errors import Forbidden, NotFound, ServiceError
+from games.shared.ids import is_public_id
 
 
 def serialise(*, purpose: str, key: object) -> None:
@@ -23,10 +24,16 @@ def serialise(*, purpose: str, key: object) -> None:
         cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"{purpose}:{key}"])
 
 
-def locked_game(*, game_id: int) -> Game:
-    """The game row, locked until the transaction ends, with its seats."""
+def locked_game(*, game_id: int | None = None, public_id: str | None = None) -> Game:
+    """The game row, locked until the transaction ends, with its seats: by its key, or by its
+    public id (a request's: the lock finds the row, no query looks its key up first; a
+    malformed id is ``NotFound`` without a query)."""
     games = Game.objects.select_for_update().prefetch_related(selectors.SEATS)
-    found = games.filter(pk=game_id).first()
+    found = None
+    if game_id is not None:
+        found = games.filter(pk=game_id).first()
+    elif public_id is not None and is_public_id(public_id):
+        found = games.filter(public_id=public_id).first()
     if found is None:
         raise NotFound("not_found")
     return found
@@ -68,8 +75,9 @@ def commit(
     kind: str,
     fields: Iterable[str] = (),
     search: events.Search | None = None,
-) -> None:
-    """Store a change of ``game`` (whose position is ``board``) and announce it as ``kind``.
+) -> events.GroupMessage:
+    """Store a change of ``game`` (whose position is ``board``) and announce it as ``kind``;
+    returns the event as its viewers get it.
 
     Saves ``fields`` with the new version and ``cpu_queued_at``: when the CPU is now to move,
     its search is queued (unless a player of the game has ``QUEUED_SEARCHES_PER_PLAYER`` queued
@@ -85,10 +93,11 @@ def commit(
         search = events.Search(events.CPU_MOVE_TASK, selectors.level_to_move(game, board))
     game.version += 1
     game.save(update_fields=sorted(changed))
-    events.announce(game=game, kind=kind, board=board, search=search)
+    message = events.announce(game=game, kind=kind, board=board, search=search)
     if answered and game.cpu_queued_at is None:
         holders = selectors.seat_holders(game)
         transaction.on_commit(lambda: _queue_waiting_turns(holders))
+    return message
 
 
 def _queue_waiting_turns(players: list[Player]) -> None:

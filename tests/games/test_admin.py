@@ -14,7 +14,7 @@ ALICE = Player(guest_id="alice-browser")
 def test_the_game_and_room_pages_load_for_a_superuser(admin_client) -> None:
     room = rooms.create_room(player=ALICE, variant={}, seats=None)
     game = games.create_local_game(player=ALICE, variant={}, undo_allowed=True)
-    games.play_move(player=ALICE, game_id=game.pk, notation="f5", ply=0)
+    games.play_move(player=ALICE, public_id=game.public_id, notation="f5", ply=0)
     for name in ("admin:games_game_changelist", "admin:games_room_changelist"):
         assert admin_client.get(reverse(name)).status_code == 200
     page = admin_client.get(reverse("admin:games_game_change", args=[game.pk]))

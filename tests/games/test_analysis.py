@@ -38,7 +38,9 @@ def local_game(moves: list[str]) -> Game:
     for notation in moves:
         if notation == "pass":
             continue  # the services play forced passes themselves
-        game = games.play_move(player=ALICE, game_id=game.pk, notation=notation, ply=game.ply)
+        game = games.play_move(
+            player=ALICE, public_id=game.public_id, notation=notation, ply=game.ply
+        ).game
     return game
 
 
@@ -76,7 +78,7 @@ def test_an_undo_makes_the_analysis_of_its_ply_stale() -> None:
     first = analysis.request_analysis(player=ALICE, game_id=game.pk, ply=None)
     assert first.ply == 1
     games.undo_move(player=ALICE, game_id=game.pk)
-    games.play_move(player=ALICE, game_id=game.pk, notation="d3", ply=0)
+    games.play_move(player=ALICE, public_id=game.public_id, notation="d3", ply=0)
     renewed = analysis.request_analysis(player=ALICE, game_id=game.pk, ply=1)
     assert renewed.pk == first.pk
     assert renewed.position != first.position

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games import selectors
+from games import presenters, selectors
 from games.models import Game, Room, Seat
 
 pytestmark = pytest.mark.django_db
@@ -41,9 +41,8 @@ def test_game_state_document(alice) -> None:
     assert game["board"][3] == "---OX---"
     assert game["discs"] == {"black": 2, "white": 2}
     assert game["you"] == ["black", "white"]
-    response = move(client, game, "f5")
-    assert response.status_code == 201
-    state = response.json()
+    assert move(client, game, "f5").status_code == 201
+    state = client.get(f"/api/games/{game['id']}/").json()
     assert state["last_move"] == {
         "ply": 0,
         "color": "black",
@@ -57,6 +56,29 @@ def test_game_state_document(alice) -> None:
     assert timezone.now() - datetime.fromisoformat(state["server_time"]) < timedelta(minutes=1)
     assert [seat["takeover_at"] for seat in state["seats"]] == [None, None]  # not a room
     assert APIClient().get(f"/api/games/{game['id']}/").json()["you"] == []  # a spectator
+
+
+def test_a_move_is_answered_with_its_event_and_a_retry_with_the_state(alice) -> None:
+    """The answer to a move is the move's event, the socket's (what changed, not the whole
+    state: that is GET's); the same move sent again for its ply gets the state as it is now."""
+    client, _ = alice
+    game = create(client, mode="local")
+    response = move(client, game, "f5")
+    assert (response.status_code, response["Content-Type"]) == (201, "application/json")
+    event = response.json()
+    assert set(event) == set(presenters.MoveEvent.__annotations__)
+    state = client.get(f"/api/games/{game['id']}/").json()
+    assert (event["type"], event["ply"], event["version"]) == ("move", 1, game["version"] + 1)
+    assert event["move"] == state["last_move"]
+    assert event["record"] == state["moves"] == ["f5"]
+    for key in ("to_move", "legal_moves", "discs", "empties", "undo", "result", "clock"):
+        assert event[key] == state[key], key
+    retried = move(client, game, "f5", ply=0)
+    assert retried.status_code == 201
+    again = retried.json()
+    assert (again["type"], again["version"]) == ("state", event["version"])
+    assert again["state"]["you"] == ["black", "white"]
+    assert again["state"]["moves"] == ["f5"]
 
 
 def test_guest_plays_without_an_account_and_others_cannot_move(guest: APIClient) -> None:
@@ -313,15 +335,21 @@ def test_schema_and_docs(guest: APIClient) -> None:
     assert guest.get("/api/docs/").status_code == 200
 
 
-def test_the_schema_documents_the_error_responses_of_a_move(guest: APIClient) -> None:
+def test_the_schema_documents_the_answer_and_error_responses_of_a_move(guest: APIClient) -> None:
     schema = guest.get("/api/schema/?format=json").json()
     move = schema["paths"]["/api/games/{public_id}/moves/"]["post"]
     assert {"400", "403", "404", "409"} <= set(move["responses"])
-    state = move["responses"]["201"]["content"]["application/json"]["schema"]
-    assert state == {"$ref": "#/components/schemas/GameState"}
+    answer = move["responses"]["201"]["content"]["application/json"]["schema"]
+    assert answer == {"$ref": "#/components/schemas/MoveAnswer"}
+    shapes = schema["components"]["schemas"]["MoveAnswer"]["oneOf"]
+    assert shapes == [
+        {"$ref": "#/components/schemas/MoveEvent"},
+        {"$ref": "#/components/schemas/GameEvent"},
+    ]
     error = move["responses"]["409"]["content"]["application/json"]["schema"]
     assert error == {"$ref": "#/components/schemas/Error"}
-    assert "legal_moves" in schema["components"]["schemas"]["GameState"]["properties"]
+    assert "legal_moves" in schema["components"]["schemas"]["MoveEvent"]["properties"]
+    assert "board" not in schema["components"]["schemas"]["MoveEvent"]["properties"]
 
 
 def test_a_guest_who_signs_up_keeps_their_games(guest: APIClient) -> None:
@@ -465,11 +493,12 @@ def test_listing_games_runs_the_same_queries_for_any_number_of_games(alice) -> N
 
 
 # The queries of one move over the API, its answer and its event included: the token, the
-# game's key, the transaction (BEGIN, the locked game, its seats, the move, the mover's seats
-# marked present in one update, the game, the record for the event, COMMIT), then the record,
-# the bot accounts and the ratings for the answer; versus the CPU also the count of the
-# player's queued searches. The flag is read from the locked row, not looked up before it.
-QUERIES_PER_MOVE = {"local": 13, "cpu": 14}
+# transaction (BEGIN, the game locked by its public id, its seats, the move, the mover's seats
+# marked present in one update, the game, the record for the event, COMMIT); versus the CPU
+# also the count of the player's queued searches. The flag is read from the locked row, the
+# game's key is not looked up before the lock, and the answer is the event's text (no record,
+# bot accounts or ratings read again for a full state).
+QUERIES_PER_MOVE = {"local": 9, "cpu": 10}
 
 
 @pytest.mark.parametrize("mode", ["local", "cpu"])
@@ -480,6 +509,6 @@ def test_a_move_runs_a_fixed_number_of_queries(alice, mode: str) -> None:
         with CaptureQueriesContext(connection) as queries:
             response = move(client, game, notation)
         assert response.status_code == 201, response.json()
-        game = response.json()
+        game = {**game, "ply": response.json()["ply"]}
         sql = [query["sql"] for query in queries.captured_queries]
         assert len(sql) <= QUERIES_PER_MOVE[mode], sql

@@ -26,9 +26,9 @@ def check_records() -> dict:
 def test_games_whose_record_replays_pass_and_a_tampered_position_is_named() -> None:
     played = games.create_local_game(player=PLAYER, variant={}, undo_allowed=False)
     for ply, notation in enumerate(["f5", "d6", "c3"]):
-        games.play_move(player=PLAYER, game_id=played.pk, notation=notation, ply=ply)
+        games.play_move(player=PLAYER, public_id=played.public_id, notation=notation, ply=ply)
     tampered = games.create_local_game(player=PLAYER, variant={}, undo_allowed=False)
-    games.play_move(player=PLAYER, game_id=tampered.pk, notation="f5", ply=0)
+    games.play_move(player=PLAYER, public_id=tampered.public_id, notation="f5", ply=0)
     board = Board(Variant.from_json(tampered.variant))
     board.push(Move.from_notation("d3"))  # another move than the record's
     Game.objects.filter(pk=tampered.pk).update(position=board.to_text())

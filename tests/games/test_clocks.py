@@ -107,7 +107,7 @@ def test_each_move_stores_the_clock_times_with_the_increment(alice, bob) -> None
     assert answer["clock"]["running"] == "white"
     assert answer["clock"]["remaining_ms"]["black"] == stored[0]
     turn_began(game, 20)
-    answer = move(white, answer, next(iter(answer["legal_moves"])), 1).json()
+    answer = move(white, state, next(iter(answer["legal_moves"])), 1).json()  # the move's event
     stored = Move.objects.get(game=game, ply=1).clock_ms
     assert close_to(stored[1], 180_000 - 20_000 + 2000)
     assert answer["clock"]["remaining_ms"]["white"] == stored[1]
@@ -256,7 +256,7 @@ def test_a_game_ending_on_the_board_stops_the_clocks(alice, bob) -> None:
     for ply, notation in enumerate(BLACK_WIPES_OUT):
         games.play_move(
             player=black if ply % 2 == 0 else white,
-            game_id=room.game_id,
+            public_id=room.game.public_id,
             notation=notation,
             ply=ply,
         )

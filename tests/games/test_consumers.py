@@ -1,6 +1,7 @@
 """The game websocket on the real Redis channel layer."""
 
 import asyncio
+import json
 import threading
 
 import pytest
@@ -63,8 +64,8 @@ async def _spectator_gets_the_state_and_every_move(alice) -> None:
     assert connected
     first = await socket.receive_json_from()
     assert (first["type"], first["ply"], first["state"]["you"]) == ("state", 0, [])
-    await database_sync_to_async(games.play_move)(
-        player=player, game_id=game.pk, notation="f5", ply=0
+    played = await database_sync_to_async(games.play_move)(
+        player=player, public_id=game.public_id, notation="f5", ply=0
     )
     event = await receive_until(socket, "move")
     assert (event["ply"], event["version"], event["move"]["move"]) == (
@@ -72,6 +73,7 @@ async def _spectator_gets_the_state_and_every_move(alice) -> None:
         first["version"] + 1,
         "f5",
     )
+    assert event == json.loads(played.event)  # the mover's answer is the viewers' event
     await socket.send_json_to({"type": "sync", "version": 0})
     resync = await socket.receive_json_from()
     assert (resync["type"], resync["ply"]) == ("state", 1)
@@ -247,7 +249,7 @@ async def _idle_socket_still_gets_events(alice) -> None:
     await socket.receive_json_from()
     assert await socket.receive_nothing(timeout=6.5)
     await database_sync_to_async(games.play_move)(
-        player=player, game_id=game.pk, notation="f5", ply=0
+        player=player, public_id=game.public_id, notation="f5", ply=0
     )
     assert (await receive_until(socket, "move"))["ply"] == 1
     await socket.disconnect()

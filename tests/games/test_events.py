@@ -61,7 +61,7 @@ def test_a_moves_event_leaves_before_the_cpu_reply_it_triggers(alice, private_cp
     try:
         received = group_messages(
             game,
-            lambda: games.play_move(player=player, game_id=game.pk, notation="f5", ply=0),
+            lambda: games.play_move(player=player, public_id=game.public_id, notation="f5", ply=0),
             count=2,
         )
     finally:
@@ -99,7 +99,9 @@ def test_a_move_event_carries_what_changed_not_the_state(alice) -> None:
     _, player = alice
     game = games.create_local_game(player=player, variant={}, undo_allowed=True)
     (message,) = group_messages(
-        game, lambda: games.play_move(player=player, game_id=game.pk, notation="f5", ply=0), 1
+        game,
+        lambda: games.play_move(player=player, public_id=game.public_id, notation="f5", ply=0),
+        1,
     )
     assert list(message["texts"]) == [events.SPECTATOR]  # one text for every viewer
     event = json.loads(message["texts"][events.SPECTATOR])
@@ -133,7 +135,9 @@ def test_a_timed_move_event_carries_the_clocks_and_the_offers_after_it(alice, bo
     offers.draw(player=white_player, game_id=game.pk, action="offer")
     (message,) = group_messages(
         game,
-        lambda: games.play_move(player=black_player, game_id=game.pk, notation="f5", ply=0),
+        lambda: games.play_move(
+            player=black_player, public_id=game.public_id, notation="f5", ply=0
+        ),
         1,
     )
     event = json.loads(message["texts"][events.SPECTATOR])

@@ -140,18 +140,18 @@ def test_a_game_between_people_ended_before_each_has_moved_is_not_rated(make_acc
     have been aborted and counts for nobody either; once each has moved, it is rated."""
     (_, alice), (_, bob) = make_account("alice"), make_account("bob")
     resigned = room_game(alice, bob, time_control="3+2")
-    games.play_move(player=alice, game_id=resigned.pk, notation="f5", ply=0)
+    games.play_move(player=alice, public_id=resigned.public_id, notation="f5", ply=0)
     games.resign(player=bob, game_id=resigned.pk)
     flagged = room_game(alice, bob, time_control="1+0")
-    games.play_move(player=alice, game_id=flagged.pk, notation="f5", ply=0)
+    games.play_move(player=alice, public_id=flagged.public_id, notation="f5", ply=0)
     Game.objects.filter(pk=flagged.pk).update(flag_at=timezone.now() - timedelta(seconds=1))
     games.end_if_out_of_time(game_id=flagged.pk)
     assert Game.objects.get(pk=flagged.pk).result["reason"] == "time"
     assert not RatingChange.objects.exists()
 
     counted = room_game(alice, bob, time_control="3+2")
-    games.play_move(player=alice, game_id=counted.pk, notation="f5", ply=0)
-    games.play_move(player=bob, game_id=counted.pk, notation="d6", ply=1)
+    games.play_move(player=alice, public_id=counted.public_id, notation="f5", ply=0)
+    games.play_move(player=bob, public_id=counted.public_id, notation="d6", ply=1)
     games.resign(player=bob, game_id=counted.pk)
     assert RatingChange.objects.filter(game=counted).count() == 2
 

@@ -23,11 +23,12 @@ def post(client: APIClient, state: dict, action: str, body: dict | None = None):
 
 
 def move(client: APIClient, state: dict) -> dict:
+    """Play the first legal move; the game's state after it (the answer is the move's event)."""
     answer = post(
         client, state, "moves", {"move": next(iter(state["legal_moves"])), "ply": state["ply"]}
     )
     assert answer.status_code == 201, answer.json()
-    return answer.json()
+    return client.get(f"/api/games/{state['id']}/").json()
 
 
 def error_of(answer) -> tuple[int, str]:
@@ -88,7 +89,8 @@ def test_an_agreed_draw_is_rated_a_draw_whoever_has_more_discs(alice, bob) -> No
     (black, _), (white, _) = alice, bob
     state = room_game(black, white, rated=True)
     for ply, notation in enumerate(["d3", "e3", "f3", "c3"]):  # black then leads 5 to 3
-        state = post((black, white)[ply % 2], state, "moves", {"move": notation, "ply": ply}).json()
+        played = post((black, white)[ply % 2], state, "moves", {"move": notation, "ply": ply})
+        assert played.status_code == 201
     post(black, state, "draw", {"action": "offer"})
     accepted = post(white, state, "draw", {"action": "accept"}).json()
     assert accepted["result"]["discs"] == {"black": 5, "white": 3}

@@ -83,7 +83,7 @@ def test_the_transcript_and_the_json_form(finished) -> None:
 def test_a_resigned_game_exports_its_loser(make_player) -> None:
     alice, bob = make_player("alice"), make_player("bob")
     game = room_game(alice, bob)
-    games.play_move(player=alice, game_id=game.pk, notation="f5", ply=0)
+    games.play_move(player=alice, public_id=game.public_id, notation="f5", ply=0)
     games.resign(player=bob, game_id=game.pk)
     [record] = read_ggf(export(game.public_id, "ggf").content.decode())
     assert record.result is not None
@@ -215,7 +215,7 @@ def _ended_on_time(game):
 def test_games_ended_by_agreement_on_time_or_aborted_export(make_player, ending, expected) -> None:
     alice, bob = make_player("alice"), make_player("bob")
     game = room_game(alice, bob, time_control="3+2")
-    games.play_move(player=alice, game_id=game.pk, notation="f5", ply=0)
+    games.play_move(player=alice, public_id=game.public_id, notation="f5", ply=0)
     offers.draw(player=alice, game_id=game.pk, action="offer")
     ending(game, alice, bob)
 
@@ -233,8 +233,8 @@ def test_a_timed_games_exports_carry_its_clock(make_player) -> None:
     JSON ``time_control``) and the clock times every move stores."""
     alice, bob = make_player("alice"), make_player("bob")
     game = room_game(alice, bob, time_control="3+2")
-    games.play_move(player=alice, game_id=game.pk, notation="f5", ply=0)
-    games.play_move(player=bob, game_id=game.pk, notation="d6", ply=1)
+    games.play_move(player=alice, public_id=game.public_id, notation="f5", ply=0)
+    games.play_move(player=bob, public_id=game.public_id, notation="d6", ply=1)
     games.resign(player=alice, game_id=game.pk)
     [record] = read_ggf(export(game.public_id, "ggf").content.decode())
     assert record.time_control is not None

@@ -53,7 +53,7 @@ def test_a_finished_game_is_analysed_move_by_move(make_account) -> None:
     _client, alice = make_account("alice")
     game = games.create_local_game(player=alice, variant={}, undo_allowed=False)
     for ply, notation in enumerate(SHORT_GAME):
-        games.play_move(player=alice, game_id=game.pk, notation=notation, ply=ply)
+        games.play_move(player=alice, public_id=game.public_id, notation=notation, ply=ply)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert GameReview.objects.get(game=game).status == GameReview.Status.QUEUED
@@ -164,7 +164,7 @@ def test_a_game_finished_before_analyses_existed_can_be_queued(make_account) -> 
     client, alice = make_account("alice")
     game = games.create_local_game(player=alice, variant={}, undo_allowed=False)
     for ply, notation in enumerate(SHORT_GAME):
-        games.play_move(player=alice, game_id=game.pk, notation=notation, ply=ply)
+        games.play_move(player=alice, public_id=game.public_id, notation=notation, ply=ply)
     GameReview.objects.filter(game=game).delete()
 
     first = client.post(f"/api/games/{game.public_id}/review/")
@@ -221,7 +221,7 @@ def test_a_review_runs_on_the_strong_queue_never_before_a_quick_reply(
     game = games.create_local_game(player=alice, variant={}, undo_allowed=False)
     with django_capture_on_commit_callbacks(execute=True):
         for ply, notation in enumerate(SHORT_GAME):
-            games.play_move(player=alice, game_id=game.pk, notation=notation, ply=ply)
+            games.play_move(player=alice, public_id=game.public_id, notation=notation, ply=ply)
     assert queued_tasks(quick) == []
     assert queued_tasks(strong) == [(events.REVIEW_TASK, (game.pk, 0))]
 

@@ -77,7 +77,7 @@ def finished_room(black, white) -> Room:
     rooms.join_room(player=white, code=room.code)
     for ply, notation in enumerate(BLACK_WIPES_OUT):
         mover = black if ply % 2 == 0 else white
-        games.play_move(player=mover, game_id=room.game_id, notation=notation, ply=ply)
+        games.play_move(player=mover, public_id=room.game.public_id, notation=notation, ply=ply)
     return room
 
 

@@ -38,7 +38,9 @@ def state(game: Game) -> dict:
 def local_game(moves: list[str] = (), *, undo: bool = True) -> Game:
     game = games.create_local_game(player=ALICE, variant={}, undo_allowed=undo)
     for notation in moves:
-        game = games.play_move(player=ALICE, game_id=game.pk, notation=notation, ply=game.ply)
+        game = games.play_move(
+            player=ALICE, public_id=game.public_id, notation=notation, ply=game.ply
+        ).game
     return game
 
 
@@ -81,7 +83,7 @@ def test_random_blocked_count_is_resolved_to_squares_that_replay() -> None:
     game = games.create_local_game(player=ALICE, variant={"blocked": 3}, undo_allowed=False)
     assert len(game.variant["blocked"]) == 3
     move = next(iter(state(game)["legal_moves"]))
-    games.play_move(player=ALICE, game_id=game.pk, notation=move, ply=0)
+    games.play_move(player=ALICE, public_id=game.public_id, notation=move, ply=0)
     assert_replays(game)
 
 
@@ -110,10 +112,12 @@ def test_a_forced_pass_is_recorded_and_announced_until_that_player_moves() -> No
     assert current["to_move"] == "white"
     assert current["pass_notice"]["color"] == "black"
     assert current["last_move"]["move"] == "c1"
-    game = games.play_move(player=ALICE, game_id=game.pk, notation="e3", ply=game.ply)
+    game = games.play_move(player=ALICE, public_id=game.public_id, notation="e3", ply=game.ply).game
     assert state(game)["pass_notice"]["color"] == "black"
     black_move = next(iter(state(game)["legal_moves"]))
-    game = games.play_move(player=ALICE, game_id=game.pk, notation=black_move, ply=game.ply)
+    game = games.play_move(
+        player=ALICE, public_id=game.public_id, notation=black_move, ply=game.ply
+    ).game
     assert state(game)["pass_notice"] is None
     assert_replays(game)
 
@@ -121,9 +125,9 @@ def test_a_forced_pass_is_recorded_and_announced_until_that_player_moves() -> No
 def test_undo_lists_only_the_colours_that_placed_a_disc() -> None:
     game = local_game([])
     assert state(game)["undo"]["colors"] == []
-    game = games.play_move(player=ALICE, game_id=game.pk, notation="f5", ply=0)
+    game = games.play_move(player=ALICE, public_id=game.public_id, notation="f5", ply=0).game
     assert state(game)["undo"]["colors"] == ["black"]
-    game = games.play_move(player=ALICE, game_id=game.pk, notation="f6", ply=1)
+    game = games.play_move(player=ALICE, public_id=game.public_id, notation="f6", ply=1).game
     assert state(game)["undo"]["colors"] == ["black", "white"]
 
 
@@ -145,7 +149,7 @@ def test_cpu_undo_removes_the_cpu_replies_and_the_pass_in_between() -> None:
     )
     for ply, notation in enumerate(BLACK_MUST_PASS):
         if ply % 2 == 0:
-            games.play_move(player=ALICE, game_id=game.pk, notation=notation, ply=ply)
+            games.play_move(player=ALICE, public_id=game.public_id, notation=notation, ply=ply)
         else:
             assert play_for_cpu(game, notation)
     game.refresh_from_db()
@@ -163,10 +167,10 @@ def test_a_cpu_move_searched_before_an_undo_is_dropped() -> None:
     game = games.create_cpu_game(
         player=ALICE, variant={}, level="easy", color="black", undo_allowed=True
     )
-    games.play_move(player=ALICE, game_id=game.pk, notation="f5", ply=0)
+    games.play_move(player=ALICE, public_id=game.public_id, notation="f5", ply=0)
     job = selectors.cpu_job(game.pk, 1)
     games.undo_move(player=ALICE, game_id=game.pk)
-    games.play_move(player=ALICE, game_id=game.pk, notation="c4", ply=0)
+    games.play_move(player=ALICE, public_id=game.public_id, notation="c4", ply=0)
     reply = str(Board.from_text(job.position).legal_moves[0])
     assert not cpu.apply_cpu_move(game_id=game.pk, ply=1, position=job.position, notation=reply)
     assert tasks.cpu_move(game.pk, 1) is True  # the task queued for the new position
@@ -197,7 +201,7 @@ def test_a_finished_game_has_its_result_and_rejects_moves() -> None:
     assert current["result"]["tournament"] == {"black": 64, "white": 0}
     assert current["result"]["undos"] == 0
     with pytest.raises(ServiceError) as caught:
-        games.play_move(player=ALICE, game_id=game.pk, notation="a1", ply=game.ply)
+        games.play_move(player=ALICE, public_id=game.public_id, notation="a1", ply=game.ply)
     assert caught.value.code == "game_over"
     assert_replays(game)
 
@@ -206,10 +210,10 @@ def test_illegal_moves_name_the_reason_and_change_nothing() -> None:
     game = local_game()
     for notation, code in [("d4", "occupied"), ("a1", "no_flips"), ("z9", "bad_square")]:
         with pytest.raises(ServiceError) as caught:
-            games.play_move(player=ALICE, game_id=game.pk, notation=notation, ply=0)
+            games.play_move(player=ALICE, public_id=game.public_id, notation=notation, ply=0)
         assert caught.value.code == code
     with pytest.raises(Conflict):
-        games.play_move(player=ALICE, game_id=game.pk, notation="f5", ply=3)
+        games.play_move(player=ALICE, public_id=game.public_id, notation="f5", ply=3)
     assert state(game)["ply"] == 0
     assert not game.moves.exists()
 
@@ -229,7 +233,7 @@ def test_a_resignation_with_three_players_ranks_the_others_by_the_variants_rule(
     game = games.create_local_game(
         player=ALICE, variant={"players": 3, "anti": anti}, undo_allowed=False
     )
-    games.play_move(player=ALICE, game_id=game.pk, notation="d6", ply=0)
+    games.play_move(player=ALICE, public_id=game.public_id, notation="d6", ply=0)
     game = games.resign(player=ALICE, game_id=game.pk)  # white, to move, resigns
     result = state(game)["result"]
     assert result["discs"] == {"black": 3, "white": 1, "red": 1}
@@ -245,7 +249,7 @@ def test_room_fills_up_starts_and_refuses_a_taken_seat() -> None:
     )
     assert room.state == "open"
     with pytest.raises(ServiceError) as caught:
-        games.play_move(player=ALICE, game_id=room.game_id, notation="c4", ply=0)
+        games.play_move(player=ALICE, public_id=room.game.public_id, notation="c4", ply=0)
     assert caught.value.code == "waiting_for_players"
     with pytest.raises(Conflict) as caught:
         rooms.join_room(player=BOB, code=room.code, color="black")
@@ -282,7 +286,7 @@ def test_rematch_rotates_the_seats_once() -> None:
 def test_cpu_takes_over_a_seat_only_after_two_minutes_away() -> None:
     room = rooms.create_room(player=ALICE, variant={}, seats=None)
     rooms.join_room(player=BOB, code=room.code)
-    game = games.play_move(player=ALICE, game_id=room.game_id, notation="f5", ply=0)
+    game = games.play_move(player=ALICE, public_id=room.game.public_id, notation="f5", ply=0).game
     bob_socket = {"game_id": game.pk, "colors": [1], "connection": "bob-1"}
     presence.seat_connected(**bob_socket)
     with pytest.raises(ServiceError) as caught:
@@ -437,7 +441,7 @@ def test_every_variant_plays_to_the_end_and_replays(variant: dict) -> None:
     while (current := state(game))["status"] == "active":
         if current["to_move"] in current["you"]:
             notation = rng.choice(sorted(current["legal_moves"]))
-            games.play_move(player=ALICE, game_id=game.pk, notation=notation, ply=game.ply)
+            games.play_move(player=ALICE, public_id=game.public_id, notation=notation, ply=game.ply)
         else:
             assert tasks.cpu_move(game.pk, current["ply"]) is True
     assert current["result"]["reason"] == "end"
@@ -457,7 +461,7 @@ def test_cpu_play_replays_for_the_same_game_seed() -> None:
         for ply in range(0, 6, 2):
             assert tasks.cpu_move(game.pk, ply) is True
             reply = next(iter(state(game)["legal_moves"]))
-            games.play_move(player=ALICE, game_id=game.pk, notation=reply, ply=ply + 1)
+            games.play_move(player=ALICE, public_id=game.public_id, notation=reply, ply=ply + 1)
     assert state(created[0])["moves"] == state(created[1])["moves"]
     assert_replays(created[0])
 

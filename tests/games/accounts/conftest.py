@@ -73,7 +73,9 @@ def play_out(game: Game, moves: list[str], players: dict[int, Player]) -> Game:
             continue
         turn = Board.from_text(game.position).turn
         if turn in players:
-            games.play_move(player=players[turn], game_id=game.pk, notation=notation, ply=game.ply)
+            games.play_move(
+                player=players[turn], public_id=game.public_id, notation=notation, ply=game.ply
+            )
         else:
             assert game.seats.get(color=turn).kind == Seat.Kind.CPU
             assert cpu.apply_cpu_move(

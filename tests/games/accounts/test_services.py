@@ -124,8 +124,10 @@ def test_a_draw_leaves_equal_ratings_and_counts_a_draw(make_player) -> None:
 def test_resigning_counts_as_a_loss(make_player) -> None:
     alice, bob = make_player("alice"), make_player("bob")
     game = room_game(alice, bob)
-    games.play_move(player=alice, game_id=game.pk, notation="d3", ply=0)
-    games.play_move(player=bob, game_id=game.pk, notation="c5", ply=1)  # rated once both moved
+    games.play_move(player=alice, public_id=game.public_id, notation="d3", ply=0)
+    games.play_move(
+        player=bob, public_id=game.public_id, notation="c5", ply=1
+    )  # rated once both moved
     games.resign(player=alice, game_id=game.pk)
 
     lost, _ = glicko(START, START, 0.0)
@@ -245,7 +247,10 @@ def test_three_player_tables_are_rated_with_openskill_by_place(make_player) -> N
     for ply, player in enumerate((alice, bob, carol)):  # rated once everyone has moved
         board = Board.from_text(Game.objects.get(pk=room.game_id).position)
         games.play_move(
-            player=player, game_id=room.game_id, notation=str(board.legal_moves[0]), ply=ply
+            player=player,
+            public_id=room.game.public_id,
+            notation=str(board.legal_moves[0]),
+            ply=ply,
         )
     games.resign(player=alice, game_id=room.game_id)
 

@@ -398,8 +398,9 @@ function apply(raw) {
 
 /**
  * A websocket message: a whole state (on connect, on a resync and for changes other than moves),
- * a move event, applied when it follows the shown state (after a gap in the versions the page
- * asks for the state again; an event it already has, e.g. from its own POST, is dropped), or who
+ * a move event (also the answer to the page's own move), applied when it follows the shown state
+ * (after a gap in the versions the page asks for the state again; an event it already has, from
+ * the socket or from its own move's answer, is dropped), or who
  * is at the board (the seats, the number of spectators and the clocks, read at the version it
  * carries: one older than the shown state is dropped, the shown state's presence being newer).
  */
@@ -464,9 +465,12 @@ function post(action, body) {
   return act(async () => apply(await api("POST", `/api/games/${state.id}/${action}/`, body)));
 }
 
+/** Play a move: the answer is the move's event, the socket's (handled the same way: dropped when
+ * the socket's came first), or the whole state when the move had been played already. */
 function play(square) {
   if (!canPlay() || !state.legal.includes(square)) return;
-  post("moves", { move: square, ply: state.ply });
+  const body = { move: square, ply: state.ply };
+  act(async () => receive(await api("POST", `/api/games/${state.id}/moves/`, body)));
 }
 
 /** A premove may be queued by a seat of a game between players while it cannot move now. */

@@ -1,0 +1,74 @@
+"""``make bench-service`` (benchmarks/service.py): the web CPU it counts per move, the settings
+its stacks run with, and its table of two checkouts."""
+
+import os
+import subprocess
+import sys
+import time
+
+from django.core.exceptions import ImproperlyConfigured
+
+from benchmarks import service
+from benchmarks.loadtest import Figures
+from reversi_site.security import secret_key
+
+# A child that burns about 0.5 s of CPU, then waits to be stopped.
+BURN = "import time\nend = time.process_time() + 0.5\nwhile time.process_time() < end: pass\n"
+BURN += "print('done', flush=True)\ntime.sleep(60)\n"
+
+
+def test_the_cpu_of_a_process_counts_the_processes_under_it() -> None:
+    """As uvicorn's workers under its supervisor: the parent's figure has the child's CPU."""
+    parent = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            f"import subprocess, sys, time\n"
+            f"child = subprocess.Popen([sys.executable, '-c', {BURN!r}], stdout=subprocess.PIPE)\n"
+            f"child.stdout.readline()\nprint('ready', flush=True)\ntime.sleep(60)\n",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert parent.stdout is not None
+        assert parent.stdout.readline().strip() == "ready"
+        used = service.cpu_seconds(parent.pid)
+        assert 0.4 <= used < 30, used  # wide: the machine may be shared
+        assert service.cpu_seconds(os.getpid()) >= time.process_time() * 0.9
+    finally:
+        parent.kill()
+        parent.wait()
+
+
+def test_stacks_run_the_production_settings_unless_asked_for_debug() -> None:
+    production = service.django_settings(debug=False)
+    assert (production["DJANGO_DEBUG"], production["DJANGO_HTTPS"]) == ("0", "0")
+    assert secret_key(production["DJANGO_SECRET_KEY"], debug=False)  # the server would start
+    assert (
+        production["DJANGO_SECRET_KEY"] != service.django_settings(debug=False)["DJANGO_SECRET_KEY"]
+    )
+    assert service.django_settings(debug=True) == {"DJANGO_DEBUG": "1"}
+    try:
+        secret_key("", debug=False)
+    except ImproperlyConfigured:
+        pass
+    else:
+        raise AssertionError("production without a key must refuse to start")
+
+
+def test_the_table_has_a_column_per_commit_and_scenario_and_the_cpu_per_move() -> None:
+    figures = Figures(move=[0.05], push=[0.04], baseline=[0.01], moves_applied=200)
+    runs = [
+        service.Run("hot-seat", "aaaaaaa", 50, ["hot-seat"], 60.0, figures, 4.0),
+        service.Run("hot-seat", "bbbbbbb", 50, ["hot-seat"], 60.0, figures, 2.0),
+    ]
+    lines = service.table(runs).splitlines()
+    assert lines[0] == "| scenario | aaaaaaa hot-seat | bbbbbbb hot-seat |"
+    assert "| web CPU per move applied (ms) | 20.0 | 10.0 |" in lines
+
+
+def test_against_names_the_other_checkout_and_debug_is_off_by_default() -> None:
+    options, rest = service.parse_arguments(["--against", "../main", "--duration", "20"])
+    assert (str(options.against), options.debug, rest) == ("../main", False, ["--duration", "20"])
+    assert service.parse_arguments(["--debug"])[0].debug
