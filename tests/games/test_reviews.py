@@ -79,7 +79,7 @@ def test_a_finished_game_is_analysed_move_by_move(make_account) -> None:
 def finish_short_game(player) -> Game:
     game = games.create_local_game(player=player, variant={}, undo_allowed=False)
     for ply, notation in enumerate(SHORT_GAME):
-        games.play_move(player=player, game_id=game.pk, notation=notation, ply=ply)
+        games.play_move(player=player, public_id=game.public_id, notation=notation, ply=ply)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     return game
