@@ -92,7 +92,7 @@ def _load_cuts(name: str) -> np.ndarray:
 # at least as well, so its cuts stay on the safe side); the selective endgame's fit is the
 # patterns' own.
 STRONG_WEIGHTS = strong_weights()
-STRONG_CUTS = _load_cuts("probcut-hand")
+STRONG_CUTS = _load_cuts("probcut-patterns")
 STRONG_ENDCUTS = _load_cuts("endcut-patterns")
 # strong's and analyse's evaluation in the other variants: the trained linear weights per
 # board and player count (``python -m ai_worker train-linear``), loaded once per process.
