@@ -55,6 +55,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import InvalidHandshake
 from websockets.typing import Origin
 
 from ai_worker.levels import LEVELS
@@ -65,6 +66,9 @@ RETRIES = 3  # times a request is sent again after a transient connection error
 RETRY_PAUSE = 0.2  # seconds before the first retry, doubled before each next one
 RETRY_AFTER_SHARE = 1.0  # of a 503's Retry-After waited before the request is sent again
 HOT_SEAT = "hot-seat"
+OPEN_TIMEOUT = 30.0  # seconds for a websocket's handshake and its first state
+# A soak socket that could not be opened: no handshake in time, refused, or cut while opening.
+OPEN_FAILURES = (TimeoutError, OSError, InvalidHandshake)
 # A JSON object of the API or the websocket (a game state, an event).
 Message = dict[str, Any]
 
@@ -237,7 +241,7 @@ class Player:
             ws_url += f"?token={self.token}"
             options["origin"] = Origin(self.base_url)
         # The server pings; a client ping unanswered under load would close a healthy socket.
-        return connect(ws_url, open_timeout=30, ping_interval=None, **options)
+        return connect(ws_url, open_timeout=OPEN_TIMEOUT, ping_interval=None, **options)
 
     async def move(self, game_id: str, state: Message) -> Message | None:
         """Send a random legal move at the state's ply; the game after it, None if refused."""
@@ -322,32 +326,48 @@ async def play_one(player: Player, deadline: float) -> None:
 
 async def soak(player: Player, deadline: float) -> None:
     """Games one after another until the deadline, each played over a socket that drops at
-    random and is opened again; the last version seen of each game is kept."""
+    random and is opened again; the last version seen of each game is kept. A socket whose
+    handshake fails (refused, or not answered within ``OPEN_TIMEOUT`` by an overloaded stack)
+    is opened again, counted in ``figures.retries``."""
     figures, rng = player.figures, player.rng
     while time.perf_counter() < deadline:
         game = SoakGame(await player.create_game())
         figures.games_started += 1
         while not game.finished:
-            drop_at = time.perf_counter() + rng.expovariate(1 / player.args.drop_every)
-            async with player.socket(game.id) as websocket:
-                view = GameView(websocket, figures)
-                try:
-                    await view.first_state(timeout=30)
-                    await play_until(view, player, game, min(deadline, drop_at))
-                    if time.perf_counter() >= deadline:
-                        await view.wait_until(game.at_rest, timeout=60)
-                        figures.last_versions[game.id] = view.state["version"]
-                        return
-                    figures.last_versions[game.id] = view.state["version"]
-                except ConnectionError:  # the server closed it: open it again
-                    pass
-                finally:
-                    view.close()
-                if not game.finished:
-                    figures.reconnects += 1
-                    if rng.random() < 0.5:  # dropped without a closing handshake
-                        websocket.transport.abort()
+            try:
+                if await soak_connection(player, game, deadline):
+                    return
+            except OPEN_FAILURES:
+                figures.retries += 1
+                if time.perf_counter() >= deadline:
+                    return
             await asyncio.sleep(rng.random())
+
+
+async def soak_connection(player: Player, game: "SoakGame", deadline: float) -> bool:
+    """Play ``game`` over one socket until it drops (at random) or the game ends; True once
+    the deadline has passed and the last version is kept."""
+    figures, rng = player.figures, player.rng
+    drop_at = time.perf_counter() + rng.expovariate(1 / player.args.drop_every)
+    async with player.socket(game.id) as websocket:
+        view = GameView(websocket, figures)
+        try:
+            await view.first_state(timeout=OPEN_TIMEOUT)
+            await play_until(view, player, game, min(deadline, drop_at))
+            figures.last_versions[game.id] = view.state["version"]
+            if time.perf_counter() >= deadline:
+                await view.wait_until(game.at_rest, timeout=60)
+                figures.last_versions[game.id] = view.state["version"]
+                return True
+        except ConnectionError:  # the server closed it: open it again
+            pass
+        finally:
+            view.close()
+        if not game.finished:
+            figures.reconnects += 1
+            if rng.random() < 0.5:  # dropped without a closing handshake
+                websocket.transport.abort()
+    return False
 
 
 @dataclass

@@ -4,6 +4,7 @@ A 503 with Retry-After is sent again after it; a resync's state ends a wait for 
 
 import asyncio
 import json
+import random
 import time
 
 import httpx
@@ -190,3 +191,32 @@ def test_a_resync_after_a_lost_event_ends_the_wait_for_the_players_turn() -> Non
     assert sent == [{"type": "sync", "version": messages["connected"]["version"]}]
     assert figures.out_of_order == 1
     assert (figures.push, dict(figures.cpu_reply)) == ([], {})  # not known: none noted
+
+
+def test_a_soak_socket_whose_handshake_times_out_is_opened_again(monkeypatch) -> None:
+    """An overloaded stack answered no handshake within the client's timeout: the soak's
+    client gave its player up (an error) instead of opening the socket again, as after a drop."""
+    monkeypatch.setattr(loadtest, "OPEN_TIMEOUT", 0.2)
+
+    def create(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(201, json={"id": "silent"})
+
+    async def play() -> loadtest.Figures:
+        silent = await asyncio.start_server(lambda reader, writer: None, "127.0.0.1", 0)
+        port = silent.sockets[0].getsockname()[1]
+        figures = loadtest.Figures()
+        args = loadtest.parser().parse_args(["--drop-every", "20", "--think", "0"])
+        transport = httpx.MockTransport(create)
+        async with httpx.AsyncClient(base_url="http://load.test", transport=transport) as http:
+            player = loadtest.Player(
+                http, random.Random(1), loadtest.HOT_SEAT, f"http://127.0.0.1:{port}", args,
+                "token", figures,
+            )  # fmt: skip
+            await asyncio.wait_for(loadtest.soak(player, time.perf_counter() + 1.0), 10)
+        silent.close()
+        return figures
+
+    figures = asyncio.run(play())
+    assert figures.games_started == 1
+    assert figures.retries >= 2
+    assert figures.errors == []
