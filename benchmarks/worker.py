@@ -28,6 +28,7 @@ per-player limit on queued searches is not what is measured). Exits 1 when a rep
 
 import argparse
 import asyncio
+import inspect
 import json
 import os
 import random
@@ -124,6 +125,8 @@ async def play_phase(options: argparse.Namespace) -> Phase:
     from games.services import games as game_services
 
     layer = get_channel_layer()
+    play_move: Any = game_services.play_move  # either checkout's signature
+    by_public_id = "public_id" in inspect.signature(play_move).parameters
     phase = Phase()
     rng = random.Random(options.seed)
 
@@ -137,9 +140,12 @@ async def play_phase(options: argparse.Namespace) -> Phase:
 
     def move(game: Game, player: Player) -> tuple[Game, float]:
         notation = str(rng.choice(Board.from_text(game.position).legal_moves))
-        played = game_services.play_move(
-            player=player, game_id=game.pk, notation=notation, ply=game.ply
-        )
+        if by_public_id:  # the service's signature since the web lane's change
+            played = play_move(
+                player=player, public_id=game.public_id, notation=notation, ply=game.ply
+            ).game
+        else:  # a baseline before it
+            played = play_move(player=player, game_id=game.pk, notation=notation, ply=game.ply)
         return played, time.perf_counter()  # committed: its CPU task was sent
 
     def person_to_move(game: Game) -> bool:

@@ -145,7 +145,7 @@ def server_messages(player: Player) -> dict[str, dict]:
 
     connected = state()
     first = Board.from_text(game.position).legal_moves[0]
-    games.play_move(player=player, game_id=game.pk, notation=str(first), ply=0)
+    games.play_move(player=player, public_id=game.public_id, notation=str(first), ply=0)
     own = move_event()
     job = selectors.cpu_job(game.pk, 1)
     assert job is not None

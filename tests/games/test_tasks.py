@@ -110,7 +110,7 @@ def test_a_cpu_reply_locks_its_game_once(settings, django_capture_on_commit_call
         player=player, variant={}, level="easy", color="black", undo_allowed=False
     )
     first = Board.from_text(game.position).legal_moves[0]
-    games.play_move(player=player, game_id=game.pk, notation=str(first), ply=0)
+    games.play_move(player=player, public_id=game.public_id, notation=str(first), ply=0)
     with (
         CaptureQueriesContext(connection) as queries,
         django_capture_on_commit_callbacks(execute=True),
