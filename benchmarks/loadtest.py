@@ -23,7 +23,11 @@ printed at the end:
 - retries: requests sent again after a transient connection error (``httpx.TransportError``:
   a kept-alive connection the server closed as the client reused it, a reset, a timeout), at
   most ``RETRIES`` times each, counted apart from the errors. A move sent again is safe: the
-  server answers a move repeated at its ply with the game as it is (README, Faults).
+  server answers a move repeated at its ply with the game as it is (README, Faults);
+- 503 answers sent again: a request answered 503 with ``Retry-After`` (no pooled database
+  connection free in time: the stack is overloaded) is sent again once that time has passed,
+  as the API asks of its clients, at most ``RETRIES`` times; counted apart from the errors
+  (the baseline's ``GET /healthz`` is never sent again: its 503 is an error).
 
 ``--drop-every S`` makes it a soak: each client drops its socket at random (about every S
 seconds, half of the times without a closing handshake) and opens it again, and plays one game
@@ -51,6 +55,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import InvalidHandshake
 from websockets.typing import Origin
 
 from ai_worker.levels import LEVELS
@@ -59,7 +64,11 @@ STAGGER = 0.05
 BASELINE_EVERY = 0.25  # seconds between two GET /healthz of the baseline
 RETRIES = 3  # times a request is sent again after a transient connection error
 RETRY_PAUSE = 0.2  # seconds before the first retry, doubled before each next one
+RETRY_AFTER_SHARE = 1.0  # of a 503's Retry-After waited before the request is sent again
 HOT_SEAT = "hot-seat"
+OPEN_TIMEOUT = 30.0  # seconds for a websocket's handshake and its first state
+# A soak socket that could not be opened: no handshake in time, refused, or cut while opening.
+OPEN_FAILURES = (TimeoutError, OSError, InvalidHandshake)
 # A JSON object of the API or the websocket (a game state, an event).
 Message = dict[str, Any]
 
@@ -77,6 +86,7 @@ class Figures:
     out_of_order: int = 0
     errors: list[str] = field(default_factory=list)
     retries: int = 0
+    unavailable: int = 0  # 503 answers (no pooled connection in time) sent again after a wait
     games_started: int = 0
     reconnects: int = 0
     last_versions: dict[str, int] = field(default_factory=dict)  # game id -> last version seen
@@ -96,6 +106,7 @@ class GameView:
         self.moves: asyncio.Queue[tuple[float, Message]] = asyncio.Queue()
         self.closed = False
         self.resyncs: set[asyncio.Task[None]] = set()  # the sync requests being sent
+        self.resyncing = False  # a sync was sent after a gap and its state has not come yet
         self.reader = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
@@ -110,25 +121,37 @@ class GameView:
         if "state" in message:  # a whole state: on connect, resync, rare changes, older servers
             state = message["state"]
             if self.state and message["type"] != "state":
-                self.check_order(message["version"])
+                self.follows(message["version"], resync=False)
             if not self.state or state["version"] >= self.state["version"]:
                 self.state, self.you = state, state["you"]
+                self.resyncing = False
             if message["type"] == "move":
                 self.moves.put_nowait((arrived, {**state, "move": state["last_move"]}))
+            elif message["type"] == "state":
+                # On connect or a resync's answer: the moves it covers come in no event of their
+                # own, so a player waiting for its turn (``wait_for_turn``) reads the state.
+                self.moves.put_nowait((arrived, {**self.state, "move": None}))
+        elif message["type"] == "synced":  # the version sent was the server's: nothing missed
+            self.resyncing = False
         elif message["type"] == "move":
-            if not self.check_order(message["version"]):
+            if not self.follows(message["version"], resync=True):
                 return
             self.state = {**self.state, **message}
             self.moves.put_nowait((arrived, message))
         self.changed.set()
 
-    def check_order(self, version: int) -> bool:
-        """Whether an event follows the last version seen; a gap asks for the state again."""
+    def follows(self, version: int, *, resync: bool) -> bool:
+        """Whether an event follows the last version seen. A gap counts as out of order once
+        and, for a ``resync`` event, asks for the state once; until it comes, later events
+        are dropped (the state has them)."""
         expected = self.state["version"] + 1
         if version == expected:
             return True
+        if version < expected or self.resyncing:
+            return False
         self.figures.out_of_order += 1
-        if version > expected:
+        if resync:
+            self.resyncing = True
             sync = json.dumps({"type": "sync", "version": self.state["version"]})
             task = asyncio.create_task(self.websocket.send(sync))
             self.resyncs.add(task)
@@ -218,7 +241,7 @@ class Player:
             ws_url += f"?token={self.token}"
             options["origin"] = Origin(self.base_url)
         # The server pings; a client ping unanswered under load would close a healthy socket.
-        return connect(ws_url, open_timeout=30, ping_interval=None, **options)
+        return connect(ws_url, open_timeout=OPEN_TIMEOUT, ping_interval=None, **options)
 
     async def move(self, game_id: str, state: Message) -> Message | None:
         """Send a random legal move at the state's ply; the game after it, None if refused."""
@@ -241,20 +264,37 @@ class Player:
 
 
 async def send(
-    http: httpx.AsyncClient, figures: Figures, method: str, url: str, **options: Any
+    http: httpx.AsyncClient,
+    figures: Figures,
+    method: str,
+    url: str,
+    *,
+    wait_when_unavailable: bool = True,
+    **options: Any,
 ) -> httpx.Response:
     """``http.request``, sent again (at most ``RETRIES`` times, each counted in
-    ``figures.retries``) after a transient connection error; the last one is raised."""
-    attempt = 0
+    ``figures.retries``) after a transient connection error, the last one raised; and, with
+    ``wait_when_unavailable``, after a 503 once its ``Retry-After`` has passed (as the API
+    asks; at most ``RETRIES`` times, each counted in ``figures.unavailable``), the last 503
+    returned."""
+    attempt = waited = 0
     while True:
         try:
-            return await http.request(method, url, **options)
+            response = await http.request(method, url, **options)
         except httpx.TransportError:
             if attempt == RETRIES:
                 raise
             figures.retries += 1
             await asyncio.sleep(RETRY_PAUSE * 2**attempt)
             attempt += 1
+            continue
+        retry_after = response.headers.get("Retry-After", "")
+        busy = response.status_code == httpx.codes.SERVICE_UNAVAILABLE and retry_after.isdigit()
+        if not (busy and wait_when_unavailable) or waited == RETRIES:
+            return response
+        figures.unavailable += 1
+        await asyncio.sleep(int(retry_after) * RETRY_AFTER_SHARE)
+        waited += 1
 
 
 async def play(player: Player, deadline: float) -> None:
@@ -286,32 +326,48 @@ async def play_one(player: Player, deadline: float) -> None:
 
 async def soak(player: Player, deadline: float) -> None:
     """Games one after another until the deadline, each played over a socket that drops at
-    random and is opened again; the last version seen of each game is kept."""
+    random and is opened again; the last version seen of each game is kept. A socket whose
+    handshake fails (refused, or not answered within ``OPEN_TIMEOUT`` by an overloaded stack)
+    is opened again, counted in ``figures.retries``."""
     figures, rng = player.figures, player.rng
     while time.perf_counter() < deadline:
         game = SoakGame(await player.create_game())
         figures.games_started += 1
         while not game.finished:
-            drop_at = time.perf_counter() + rng.expovariate(1 / player.args.drop_every)
-            async with player.socket(game.id) as websocket:
-                view = GameView(websocket, figures)
-                try:
-                    await view.first_state(timeout=30)
-                    await play_until(view, player, game, min(deadline, drop_at))
-                    if time.perf_counter() >= deadline:
-                        await view.wait_until(game.at_rest, timeout=60)
-                        figures.last_versions[game.id] = view.state["version"]
-                        return
-                    figures.last_versions[game.id] = view.state["version"]
-                except ConnectionError:  # the server closed it: open it again
-                    pass
-                finally:
-                    view.close()
-                if not game.finished:
-                    figures.reconnects += 1
-                    if rng.random() < 0.5:  # dropped without a closing handshake
-                        websocket.transport.abort()
+            try:
+                if await soak_connection(player, game, deadline):
+                    return
+            except OPEN_FAILURES:
+                figures.retries += 1
+                if time.perf_counter() >= deadline:
+                    return
             await asyncio.sleep(rng.random())
+
+
+async def soak_connection(player: Player, game: "SoakGame", deadline: float) -> bool:
+    """Play ``game`` over one socket until it drops (at random) or the game ends; True once
+    the deadline has passed and the last version is kept."""
+    figures, rng = player.figures, player.rng
+    drop_at = time.perf_counter() + rng.expovariate(1 / player.args.drop_every)
+    async with player.socket(game.id) as websocket:
+        view = GameView(websocket, figures)
+        try:
+            await view.first_state(timeout=OPEN_TIMEOUT)
+            await play_until(view, player, game, min(deadline, drop_at))
+            figures.last_versions[game.id] = view.state["version"]
+            if time.perf_counter() >= deadline:
+                await view.wait_until(game.at_rest, timeout=60)
+                figures.last_versions[game.id] = view.state["version"]
+                return True
+        except ConnectionError:  # the server closed it: open it again
+            pass
+        finally:
+            view.close()
+        if not game.finished:
+            figures.reconnects += 1
+            if rng.random() < 0.5:  # dropped without a closing handshake
+                websocket.transport.abort()
+    return False
 
 
 @dataclass
@@ -358,18 +414,23 @@ def past(ply: int) -> Callable[[Message], bool]:
 async def wait_for_turn(
     view: GameView, ply: int, sent: float, level: str, deadline: float, figures: Figures
 ) -> Message:
-    """Read move events until the player may move again (or the game ends); note latencies."""
+    """Read move events until the player may move again (or the game ends); note latencies.
+    A whole state (a resync after a gap) may stand for several moves: it ends the wait when it
+    says so, and the latencies of the moves it covers are not known (none is noted)."""
     own_event_at = None
     while True:
         timeout = max(1.0, deadline - time.perf_counter()) + 60
         arrived, event = await view.next_move(timeout)
         if event["ply"] <= ply:
             continue
-        if own_event_at is None:
+        if event["move"] is None:
+            own_event_at = -1.0  # the own move's push is not known, nor the reply's
+        elif own_event_at is None:
             own_event_at = arrived
             figures.push.append(arrived - sent)
         elif event["move"]["color"] != "black":
-            figures.cpu_reply[level].append(arrived - own_event_at)
+            if own_event_at >= 0:
+                figures.cpu_reply[level].append(arrived - own_event_at)
             figures.moves_applied += 1
             own_event_at = arrived
         state = view.state
@@ -383,7 +444,7 @@ async def measure_baseline(http: httpx.AsyncClient, deadline: float, figures: Fi
     baseline goes on."""
     while time.perf_counter() < deadline:
         sent = time.perf_counter()
-        response = await send(http, figures, "GET", "/healthz")
+        response = await send(http, figures, "GET", "/healthz", wait_when_unavailable=False)
         figures.baseline.append(time.perf_counter() - sent)
         if response.status_code != httpx.codes.OK:
             figures.errors.append(f"GET /healthz: {response.status_code} {response.text[:100]}")
@@ -421,6 +482,7 @@ def report(figures: Figures, games: int, elapsed: float, levels: list[str]) -> s
         lines.append(f"games started: {figures.games_started}; reconnects: {figures.reconnects}")
     lines.append(f"out-of-order events: {figures.out_of_order}")
     lines.append(f"retries (transient connection errors): {figures.retries}")
+    lines.append(f"503 answers sent again after their Retry-After: {figures.unavailable}")
     lines.append(f"errors: {len(figures.errors)}")
     lines += figures.errors[:5]
     return "\n".join(lines)

@@ -237,6 +237,7 @@ class GameConsumer(CountedSocket):
     version = -1  # the newest version sent to this viewer
     seats: list[int] = []  # the colours whose presence this connection keeps (none: a spectator)
     syncs: deque[float]  # when its latest resyncs were asked (``policy.SOCKET_SYNCS`` at most)
+    accepted = False  # its handshake was answered
     view = events.SPECTATOR  # its key in an event's texts (presenters.viewer_key)
     language = settings.LANGUAGE_CODE  # of its error messages, as of its handshake
 
@@ -254,6 +255,22 @@ class GameConsumer(CountedSocket):
         await super().__call__(scope, receive, send)
 
     async def connect(self) -> None:
+        try:
+            await self.join()
+        except OUTAGES as error:
+            await self.close_for_now(error)
+
+    async def close_for_now(self, error: Exception) -> None:
+        """The database could not be reached mid-connection (no pooled connection in time,
+        under load): closed with 1013, try again later (it was an exception in the ASGI
+        application, the socket cut with 1011)."""
+        logger.warning("websocket closed for now: %r", error)
+        if not self.accepted:
+            await self.accept()
+        await self.close(code=CLOSE_TRY_AGAIN_LATER)
+
+    async def join(self) -> None:
+        """Count the socket, join the game's group, send the state."""
         self.player = await _scope_player(self.scope)
         self.language = socket_language(self.scope)
         if not await self.claim(self.player):
@@ -270,6 +287,7 @@ class GameConsumer(CountedSocket):
         self.keep_counting()
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        self.accepted = True
         await self.send_state()
 
     async def forget(self) -> None:
@@ -277,14 +295,17 @@ class GameConsumer(CountedSocket):
         if not self.group:
             return
         await self.channel_layer.group_discard(self.group, self.channel_name)
-        if self.seats:
-            await in_pool(presence.seat_disconnected)(
-                game_id=self.game_id, colors=self.seats, connection=self.channel_name
-            )
-        else:
-            await in_pool(watching.spectator_disconnected)(
-                game_id=self.game_id, viewer=self.viewer, connection=self.channel_name
-            )
+        try:
+            if self.seats:
+                await in_pool(presence.seat_disconnected)(
+                    game_id=self.game_id, colors=self.seats, connection=self.channel_name
+                )
+            else:
+                await in_pool(watching.spectator_disconnected)(
+                    game_id=self.game_id, viewer=self.viewer, connection=self.channel_name
+                )
+        except OUTAGES as error:  # the seat's absence is not stored; its presence expires
+            logger.warning("websocket left during an outage: %r", error)
 
     async def renew(self) -> None:
         await super().renew()
@@ -330,7 +351,11 @@ class GameConsumer(CountedSocket):
             )
             return
         self.syncs.append(now)
-        state = await _current_state(self.game_id, self.player)
+        try:
+            state = await _current_state(self.game_id, self.player)
+        except OUTAGES as error:
+            await self.close_for_now(error)
+            return
         if content.get("version") == state["version"] or (
             "version" not in content and content.get("ply") == state["ply"]
         ):

@@ -208,12 +208,18 @@ class SearchJob:
 
 
 def cpu_job(game_id: int, ply: int) -> SearchJob | None:
-    """The CPU's search at ``ply``, or None when that turn is gone (stale or repeated task)."""
-    game = Game.objects.filter(pk=game_id, ply=ply, status=Game.Status.ACTIVE).first()
-    if game is None:
+    """The CPU's search at ``ply``, or None when that turn is gone (stale or repeated task).
+    One query: the game's CPU seats with the game."""
+    seats = list(
+        Seat.objects.select_related("game").filter(
+            game_id=game_id, game__ply=ply, game__status=Game.Status.ACTIVE, kind=Seat.Kind.CPU
+        )
+    )
+    if not seats:
         return None
+    game = seats[0].game
     board = Board.from_text(game.position)
-    seat = game.seats.filter(color=board.turn, kind=Seat.Kind.CPU).first()
+    seat = next((seat for seat in seats if seat.color == board.turn), None)
     if seat is None:
         return None
     return SearchJob(position=game.position, board=board, level=seat.level, seed=game.seed + ply)
@@ -348,14 +354,18 @@ def may_queue_search(game: Game) -> bool:
     )
 
 
-def waiting_cpu_game_ids(player: Player) -> list[int]:
-    """The player's active games with a CPU seat and no search queued, the longest waiting
-    first (among them the CPU turns held back by the per-player limit)."""
-    games = Game.objects.filter(
-        status=Game.Status.ACTIVE,
-        cpu_queued_at__isnull=True,
-        seats__kind=Seat.Kind.CPU,
-    ).filter(seats__in=Seat.objects.filter(player.seat_filter))
+def waiting_cpu_game_ids(player: Player, *, besides: int = 0) -> list[int]:
+    """The player's active games (but ``besides``) with a CPU seat and no search queued, the
+    longest waiting first (among them the CPU turns held back by the per-player limit)."""
+    games = (
+        Game.objects.filter(
+            status=Game.Status.ACTIVE,
+            cpu_queued_at__isnull=True,
+            seats__kind=Seat.Kind.CPU,
+        )
+        .filter(seats__in=Seat.objects.filter(player.seat_filter))
+        .exclude(pk=besides)
+    )
     return list(games.order_by("updated_at", "pk").values_list("pk", flat=True).distinct())
 
 

@@ -9,7 +9,7 @@ from ai_worker.levels import HINT_LEVEL
 from games import policy, selectors
 from games.identity import Player
 from games.models import Game
-from games.services import events, games, steps
+from games.services import clocks, events, games, steps
 from games.shared.errors import ServiceError
 
 
@@ -17,17 +17,21 @@ def apply_cpu_move(*, game_id: int, ply: int, position: str, notation: str) -> b
     """Store the CPU's move searched in ``position`` at ``ply``; stale or repeated does nothing.
 
     The position guards against an undo followed by other moves back to the same ply; a CPU
-    out of time loses on time instead.
+    out of time loses on time instead. The flag is read from the locked row (no look of its
+    own before the lock: one query less per reply, as for a person's move).
     """
-    games.end_if_out_of_time(game_id=game_id)
     with transaction.atomic():
         game = steps.locked_game(game_id=game_id)
+        flag_fell = clocks.out_of_time(game, timezone.now())
         board = Board.from_text(game.position)
-        if game.ply != ply or game.position != position or not selectors.cpu_to_move(game, board):
-            return False
-        games.play(game=game, board=board, move=games.parse_move(notation=notation))
-        steps.commit(game=game, board=board, kind="move", fields=games.PLAY_FIELDS)
-    return True
+        turn = game.ply == ply and game.position == position and selectors.cpu_to_move(game, board)
+        if turn and not flag_fell:
+            games.play(game=game, board=board, move=games.parse_move(notation=notation))
+            steps.commit(game=game, board=board, kind="move", fields=games.PLAY_FIELDS)
+            return True
+    if flag_fell:  # ends on time in a transaction of its own, as ``games.play_move``
+        games.end_if_out_of_time(game_id=game_id)
+    return False
 
 
 def request_hint(*, player: Player, game_id: int) -> Game:
@@ -113,11 +117,14 @@ def requeue_stalled_cpu_turns() -> int:
     )
 
 
-def queue_waiting_turns(*, players: list[Player]) -> None:
-    """A search of these players was answered: queue their CPU turns that waited for it (the
-    longest waiting first) while they are under ``QUEUED_SEARCHES_PER_PLAYER``."""
+def queue_waiting_turns(*, players: list[Player], answered: int) -> None:
+    """A search of these players was answered in the game ``answered``: queue their other CPU
+    turns that waited for it (the longest waiting first) while they are under
+    ``QUEUED_SEARCHES_PER_PLAYER``. The answered game is not one of them: a turn of its own held
+    back now is held by the same limit (and its lock taken again for nothing cost every reply
+    three queries)."""
     for player in players:
-        for game_id in selectors.waiting_cpu_game_ids(player):
+        for game_id in selectors.waiting_cpu_game_ids(player, besides=answered):
             if selectors.queued_searches(player) >= policy.QUEUED_SEARCHES_PER_PLAYER:
                 break
             requeue_stalled_cpu_turn(game_id=game_id)

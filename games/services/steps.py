@@ -95,12 +95,12 @@ def commit(
     game.save(update_fields=sorted(changed))
     message = events.announce(game=game, kind=kind, board=board, search=search)
     if answered and game.cpu_queued_at is None:
-        holders = selectors.seat_holders(game)
-        transaction.on_commit(lambda: _queue_waiting_turns(holders))
+        holders, game_id = selectors.seat_holders(game), game.pk
+        transaction.on_commit(lambda: _queue_waiting_turns(holders, game_id))
     return message
 
 
-def _queue_waiting_turns(players: list[Player]) -> None:
+def _queue_waiting_turns(players: list[Player], answered: int) -> None:
     from games.services import cpu  # here: cpu builds on these steps
 
-    cpu.queue_waiting_turns(players=players)
+    cpu.queue_waiting_turns(players=players, answered=answered)

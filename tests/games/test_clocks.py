@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 from games import presenters, tasks
 from games.accounts.models import RatingChange
 from games.models import Game, Move
-from games.services import games, rooms
+from games.services import cpu, games, rooms
 from games.shared.time_controls import TimeControl, TimeControlError
 from tests.games.conftest import BLACK_WIPES_OUT
 from tests.servers import celery_worker
@@ -340,3 +340,21 @@ def test_a_real_worker_flags_a_short_game_nobody_watches(settings, alice, bob) -
     assert game.status == Game.Status.FINISHED, "the worker did not flag the game"
     assert (game.result["reason"], game.result["flagged"]) == ("time", "black")
     assert game.updated_at >= started.flag_at
+
+
+def test_a_cpu_out_of_time_loses_on_time_instead_of_moving(alice) -> None:
+    """The CPU's search came back after its flag: the game ends on time (the flag read from the
+    locked row), and the move is not played."""
+    client, _ = alice
+    seats = [{"kind": "human"}, {"kind": "cpu", "level": "easy"}]
+    created = client.post("/api/rooms/", {"time_control": "1+0", "seats": seats}, format="json")
+    assert created.status_code == 201, created.json()
+    state = created.json()["game"]
+    assert move(client, state, "d3", 0).status_code == 201
+    game = game_of(state)
+    turn_began(game, 61)
+    position = Game.objects.get(pk=game.pk).position
+    assert cpu.apply_cpu_move(game_id=game.pk, ply=1, position=position, notation="c3") is False
+    game.refresh_from_db()
+    assert (game.status, game.ply) == (Game.Status.FINISHED, 1)
+    assert (game.result["reason"], game.result["flagged"]) == ("time", "white")

@@ -372,6 +372,11 @@ async def _a_websocket_token_needs_the_read_scope_and_may_be_a_bearer(alice) -> 
     await socket.disconnect()
 
 
+def unreachable(*args: object, **kwargs: object) -> None:
+    """A database call while no connection can be had (the pool's timeout under load)."""
+    raise OperationalError("couldn't get a connection after 5.00 sec")
+
+
 def test_a_handshake_that_cannot_reach_the_database_is_closed_with_1013(alice, monkeypatch) -> None:
     """The token or the game looked up while no database connection can be had (the pool's
     timeout under load) was an exception in the ASGI application: HTTP 500 on the upgrade."""
@@ -387,10 +392,39 @@ async def _a_handshake_that_cannot_reach_the_database_is_closed_with_1013(
     game = await new_local_game(player)
     path = f"/ws/games/{game.public_id}/"
 
-    def unreachable(*args: object, **kwargs: object) -> None:
-        raise OperationalError("couldn't get a connection after 5.00 sec")
-
     monkeypatch.setattr("games.accounts.tokens.token_of", unreachable)
     assert await communicator(path, token).close_code() == 1013  # the token's lookup
     monkeypatch.setattr("games.consumers.selectors.game_pk", unreachable)
     assert await communicator(path).close_code() == 1013  # a page's socket: the game's key
+
+
+def test_a_socket_that_loses_the_database_after_its_handshake_is_closed_with_1013(
+    alice, monkeypatch
+) -> None:
+    """The state read on connect, or on a resync, while no database connection can be had
+    (the soak at a load of 14: the pool's 5 s timeout) was an exception in the ASGI application
+    and the socket was cut (1011): now 1013, try again later, as at the handshake."""
+    async_to_sync(_a_socket_that_loses_the_database_after_its_handshake_is_closed_with_1013)(
+        alice, monkeypatch
+    )
+
+
+async def _a_socket_that_loses_the_database_after_its_handshake_is_closed_with_1013(
+    alice, monkeypatch
+) -> None:
+    token, player = await token_player(alice)
+    game = await new_local_game(player)
+    path = f"/ws/games/{game.public_id}/"
+
+    synced = communicator(path, token)
+    assert (await synced.connect())[0]
+    state = await receive_until(synced, "state")
+    with monkeypatch.context() as patched:
+        patched.setattr("games.consumers.cpu.watched_game", unreachable)
+        connecting = communicator(path, token)
+        assert await connecting.close_code() == 1013  # the state on connect
+        await synced.send_json_to({"type": "sync", "version": state["version"] - 1})
+        while (closed := await synced.receive_output(timeout=5))["type"] != "websocket.close":
+            pass  # presence events come unasked
+        assert closed["code"] == 1013  # a resync's
+    await synced.wait()

@@ -467,10 +467,12 @@ def test_cpu_play_replays_for_the_same_game_seed() -> None:
 
 
 @pytest.mark.django_db
-def test_quick_cpu_levels_are_served_before_strong_searches(
+def test_quick_cpu_levels_are_served_in_order_and_strong_searches_apart(
     settings, django_capture_on_commit_callbacks
 ) -> None:
-    """Easy before normal on the quick queue; strong searches on their own queue and worker."""
+    """Easy and normal in the order sent on the quick queue (normal behind easy at a lower
+    priority waited seconds whenever easy replies kept the queue full); strong searches on
+    their own queue and worker."""
     settings.CELERY_CPU_QUEUE = f"cpu-test-{uuid.uuid4().hex}"  # no worker takes these tasks
     settings.CELERY_STRONG_QUEUE = f"{settings.CELERY_CPU_QUEUE}-strong"
     created = {}
@@ -496,7 +498,7 @@ def test_quick_cpu_levels_are_served_before_strong_searches(
                 queue.close()
         return games_served
 
-    assert served(settings.CELERY_CPU_QUEUE, 2) == [created["easy"].pk, created["normal"].pk]
+    assert served(settings.CELERY_CPU_QUEUE, 2) == [created["normal"].pk, created["easy"].pk]
     assert served(settings.CELERY_STRONG_QUEUE, 1) == [created["strong"].pk]
 
 
