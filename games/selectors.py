@@ -174,7 +174,8 @@ def online_players() -> Online:
     user_ids = [int(key) for kind, _, key in (v.partition(":") for v in viewers) if kind == "user"]
     users = get_user_model().objects.filter(pk__in=user_ids, is_active=True)
     names = sorted(users.values_list("username", flat=True))
-    return Online(names[:ONLINE_NAMES_SHOWN], len(user_ids), len(viewers) - len(user_ids))
+    # An account deleted or deactivated while its socket lives counts no more, as name or guest.
+    return Online(names[:ONLINE_NAMES_SHOWN], len(names), len(viewers) - len(user_ids))
 
 
 def board_after(game: Game, notations: Iterable[str]) -> Board:

@@ -7,6 +7,7 @@ import redis
 from channels.layers import channel_layers
 from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.utils import translation
 from rest_framework.test import APIClient
 
@@ -44,6 +45,17 @@ def fresh_rate_limits() -> None:
     prefix = django_settings.CACHES["default"]["KEY_PREFIX"]
     for key in store.scan_iter(match=f"{prefix}:*"):
         store.delete(key)
+
+
+@pytest.fixture(autouse=True)
+def fresh_presence() -> None:
+    """Every test starts with nobody online and no one at a board: a connection counts for
+    ``presence.TTL`` seconds after its last renewal, so a previous test's would still count."""
+    store = redis.Redis.from_url(django_settings.REDIS_URL)
+    database = connection.settings_dict["NAME"]
+    for pattern in ("online*", "presence*", "spectators*"):
+        for key in store.scan_iter(match=f"{pattern}:{database}*"):
+            store.delete(key)
 
 
 @pytest.fixture(autouse=True)

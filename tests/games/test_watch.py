@@ -7,6 +7,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import channel_layers
+from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from games import presenters, selectors
@@ -286,3 +287,15 @@ async def first_message(socket: Socket) -> str:
     """The type of the first message of a socket accepted and left open."""
     assert (await socket.connect())[0]
     return (await socket.receive_json_from())["type"]
+
+
+def test_an_account_deactivated_while_connected_is_no_longer_counted_online(
+    make_account,
+) -> None:
+    _, alice = make_account("alice")
+    _, bob = make_account("bob")
+    for viewer in (f"user:{alice.user_id}", f"user:{bob.user_id}", "guest:g1"):
+        presence_store.come_online(viewer=viewer, connection=f"socket-of-{viewer}")
+    get_user_model().objects.filter(pk=bob.user_id).update(is_active=False)
+
+    assert selectors.online_players() == selectors.Online(["alice"], 1, 1)
