@@ -456,16 +456,10 @@ class _OldStrong:
     ``_strong_solve`` does (fresh tables, its default time on the CPU or wall clock)."""
 
     def __init__(self, commit: str, cpu_clock: bool) -> None:
-        from benchmarks.old_engine import engine_folder
+        from benchmarks.old_engine import start_old_engine
 
         self.commit = commit
-        self._process = subprocess.Popen(
-            [sys.executable, "-c", _OLD_STRONG_SOLVE, "cpu" if cpu_clock else "wall"],
-            cwd=engine_folder(commit, "-cpu" if cpu_clock else ""),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
+        self._process = start_old_engine(commit, _OLD_STRONG_SOLVE, cpu_clock=cpu_clock)
 
     def solve(self, number: int) -> StrongSolve:
         from ai_worker.engine.records import write_obf

@@ -74,18 +74,24 @@ def engine_folder(commit: str, suffix: str = "") -> Path:
     return folder
 
 
+def start_old_engine(commit: str, script: str, *, cpu_clock: bool) -> subprocess.Popen[str]:
+    """Run ``script`` (Python source reading requests on stdin, answering on stdout) in the
+    engine folder of ``commit``, with the CPU or wall clock as its first argument."""
+    return subprocess.Popen(
+        [sys.executable, "-c", script, "cpu" if cpu_clock else "wall"],
+        cwd=engine_folder(commit, "-cpu" if cpu_clock else ""),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+
+
 class OldEngine:
     """A running engine of ``commit``; use as a context manager (the process ends on exit)."""
 
     def __init__(self, commit: str = BASELINE_COMMIT, *, cpu_clock: bool = False) -> None:
         self.commit = commit
-        self._process = subprocess.Popen(
-            [sys.executable, "-c", _SERVER, "cpu" if cpu_clock else "wall"],
-            cwd=engine_folder(commit, "-cpu" if cpu_clock else ""),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
+        self._process = start_old_engine(commit, _SERVER, cpu_clock=cpu_clock)
 
     def choose_move(self, board: Board, level: str, *, time_limit: float, seed: int) -> Move:
         """The move ``level`` of the old engine plays in ``board`` (8x8, two players, anti or
