@@ -23,7 +23,10 @@ time in memory and costs each request more. ``--debug`` serves them as ``make ru
 
 Besides the latencies each run notes the web processes' CPU time (user and system, read from
 Linux's ``/proc`` for the web server and every process under it) divided by the moves applied:
-a cost per move that the machine's other load hardly changes, unlike a latency. Each stack
+a cost per move that the machine's other load hardly changes, unlike a latency; and the same
+for every tier (the workers, PostgreSQL, Redis and the load client itself), with the cores they
+kept busy together: on this machine's two cores, the figure that says whether the latencies are
+the server's or the machine's saturation. Each stack
 first plays a few games that are not reported (its processes' first requests set up what the
 later ones reuse).
 
@@ -103,8 +106,8 @@ print(json.dumps([secret for _, secret in secrets_by_user]))
 
 @dataclass(frozen=True)
 class Run:
-    """One load test of a scenario on a stack (``commit``) and what it measured; ``web_cpu``:
-    the CPU seconds its web processes used meanwhile."""
+    """One load test of a scenario on a stack (``commit``) and what it measured; ``cpu``: the
+    CPU seconds each tier (``TIERS``) used meanwhile."""
 
     name: str
     commit: str
@@ -112,7 +115,7 @@ class Run:
     levels: list[str]
     elapsed: float
     figures: Figures
-    web_cpu: float
+    cpu: dict[str, float]
 
 
 @dataclass
@@ -203,28 +206,72 @@ def stop(processes: list[subprocess.Popen[bytes]]) -> None:
             process.wait()
 
 
+TIERS = ("web", "workers", "PostgreSQL", "Redis", "load client")
+
+
+@dataclass(frozen=True)
+class Processes:
+    """A snapshot of Linux's process table (``/proc``): each process's children, command name
+    and CPU seconds (user and system, its ended children's that it waited for included)."""
+
+    children: dict[int, list[int]]
+    names: dict[int, str]
+    used: dict[int, float]
+
+    @classmethod
+    def read(cls) -> "Processes":
+        ticks = os.sysconf("SC_CLK_TCK")
+        children: dict[int, list[int]] = {}
+        names: dict[int, str] = {}
+        used: dict[int, float] = {}
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                name, _, rest = (entry / "stat").read_text().partition(" (")[2].rpartition(")")
+            except OSError:  # the process has just exited
+                continue
+            # After the command name: state, ppid, ... utime, stime, cutime, cstime (14-17).
+            fields = rest.split()
+            pid = int(entry.name)
+            children.setdefault(int(fields[1]), []).append(pid)
+            names[pid] = name
+            used[pid] = sum(int(value) for value in fields[11:15]) / ticks
+        return cls(children, names, used)
+
+    def tree_cpu(self, root: int) -> float:
+        """The CPU seconds of ``root`` and every process under it (uvicorn's workers under its
+        supervisor)."""
+        total, pending = 0.0, [root]
+        while pending:
+            current = pending.pop()
+            total += self.used.get(current, 0.0)
+            pending += self.children.get(current, [])
+        return total
+
+    def named_cpu(self, name: str) -> float:
+        """The CPU seconds of every process whose command is ``name``, whoever started it."""
+        return sum(self.used[pid] for pid, found in self.names.items() if found == name)
+
+
 def cpu_seconds(pid: int) -> float:
-    """The CPU seconds (user and system) used so far by the process ``pid`` and every live
-    process under it (uvicorn's workers under its supervisor), from Linux's ``/proc``."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    children: dict[int, list[int]] = {}
-    used: dict[int, float] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            # After the command name's ")": state, ppid, ... utime and stime (fields 14, 15).
-            fields = (entry / "stat").read_text().rpartition(")")[2].split()
-        except OSError:  # the process has just exited
-            continue
-        children.setdefault(int(fields[1]), []).append(int(entry.name))
-        used[int(entry.name)] = (int(fields[11]) + int(fields[12])) / ticks
-    total, pending = 0.0, [pid]
-    while pending:
-        current = pending.pop()
-        total += used.get(current, 0.0)
-        pending += children.get(current, [])
-    return total
+    """The CPU seconds (user and system) used so far by the process ``pid`` and every process
+    under it."""
+    return Processes.read().tree_cpu(pid)
+
+
+def tiers_cpu(stack: "Stack") -> dict[str, float]:
+    """The CPU seconds used so far by each tier of ``stack``: its web server, its Celery
+    workers, the machine's PostgreSQL and Redis (shared with whatever else uses them: on a
+    quiet machine, the stack) and this process, the load client."""
+    table = Processes.read()
+    return {
+        "web": table.tree_cpu(stack.processes[0].pid),
+        "workers": sum(table.tree_cpu(process.pid) for process in stack.processes[1:]),
+        "PostgreSQL": table.named_cpu("postgres"),
+        "Redis": table.named_cpu("redis-server"),
+        "load client": time.process_time(),
+    }
 
 
 def drop_database(name: str, env: dict[str, str]) -> None:
@@ -248,16 +295,17 @@ def load_test(name: str, stack: Stack, games: int, levels: list[str], load_args:
         f"{stack.commit} {name}: {games} games, {', '.join(levels)}, think {args.think:g} s",
         flush=True,
     )
-    web = stack.processes[0].pid
-    cpu_before = cpu_seconds(web)
+    before = tiers_cpu(stack)
     started = time.perf_counter()
     figures = asyncio.run(loadtest.run(args, stack.tokens))
     elapsed = time.perf_counter() - started
-    web_cpu = cpu_seconds(web) - cpu_before
+    after = tiers_cpu(stack)
+    cpu = {tier: after[tier] - before[tier] for tier in TIERS}
+    run = Run(name, stack.commit, games, levels, elapsed, figures, cpu)
     print(loadtest.report(figures, games, elapsed, levels), flush=True)
-    print(f"web CPU: {web_cpu:.1f} s, {per_move(web_cpu, figures)} ms per move", flush=True)
+    print(f"CPU per move applied (ms): {tiers_per_move(run)}; cores busy {cores_busy(run)}")
     time.sleep(PAUSE)
-    return Run(name, stack.commit, games, levels, elapsed, figures, web_cpu)
+    return run
 
 
 def warm_up(stack: Stack) -> None:
@@ -268,10 +316,20 @@ def warm_up(stack: Stack) -> None:
     asyncio.run(loadtest.run(args, stack.tokens))
 
 
-def per_move(web_cpu: float, figures: Figures) -> str:
+def per_move(seconds: float, figures: Figures) -> str:
     if not figures.moves_applied:
         return ""
-    return f"{web_cpu / figures.moves_applied * 1000:.1f}"
+    return f"{seconds / figures.moves_applied * 1000:.1f}"
+
+
+def tiers_per_move(run: Run) -> str:
+    """Each tier's CPU per move applied, in milliseconds."""
+    return ", ".join(f"{tier} {per_move(run.cpu[tier], run.figures)}" for tier in TIERS)
+
+
+def cores_busy(run: Run) -> str:
+    """How many cores the tiers kept busy on average during the run."""
+    return f"{sum(run.cpu.values()) / run.elapsed:.2f}"
 
 
 def scenarios(
@@ -399,7 +457,9 @@ def table(runs: list[Run]) -> str:
         ("events out of order", lambda run: str(run.figures.out_of_order)),
         ("retries (transient connection errors)", lambda run: str(run.figures.retries)),
         ("errors", lambda run: str(len(run.figures.errors))),
-        ("web CPU per move applied (ms)", lambda run: per_move(run.web_cpu, run.figures)),
+        ("web CPU per move applied (ms)", lambda run: per_move(run.cpu["web"], run.figures)),
+        ("CPU per move by tier (ms)", tiers_per_move),
+        ("cores busy (all tiers)", cores_busy),
     ]
     lines = [
         "| scenario | " + " | ".join(f"{run.commit} {run.name}" for run in runs) + " |",

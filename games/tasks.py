@@ -22,7 +22,7 @@ from ai_worker import review
 from ai_worker.engine import Board
 from ai_worker.search import SearchResult, analyse, choose_move, warmup
 from games import policy, selectors
-from games.services import analysis, cpu, events, games, reviews, watching
+from games.services import analysis, cpu, games, reviews, watching
 
 SOFT_TIME_LIMIT = 20
 HARD_TIME_LIMIT = 30
@@ -42,10 +42,8 @@ logger = logging.getLogger(__name__)
 
 @worker_process_init.connect
 def warm_up_search(**kwargs: object) -> None:
-    """Load the numba kernels in each worker process (from the cache ``make run`` builds), and
-    keep one event loop for its events (``events.keep_a_loop_for_sending``)."""
+    """Load the numba kernels in each worker process (from the cache ``make run`` builds)."""
     logger.info("numba kernels ready in %.2f s", warmup())
-    events.keep_a_loop_for_sending()
 
 
 @worker_ready.connect

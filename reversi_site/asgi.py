@@ -1,4 +1,5 @@
-"""ASGI entry point: HTTP through Django, websockets through Channels.
+"""ASGI entry point: HTTP through Django (``reversi_site.handlers.ASGIHandler``: each request's
+synchronous code on a thread kept for the process's life), websockets through Channels.
 
 The user of a websocket comes from the session cookie (Channels' ``AuthMiddlewareStack``) or
 the ``Authorization: Token <key>`` header (API clients: the accounts app's
@@ -9,16 +10,18 @@ site's own origin.
 
 import os
 
+import django
 from channels.auth import AuthMiddlewareStack
 from channels.routing import ProtocolTypeRouter, URLRouter
-from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "reversi_site.settings")
-
-django_asgi_app = get_asgi_application()
+django.setup(set_prefix=False)  # as django.core.asgi.get_asgi_application
 
 from games.accounts.tokens import TokenAuthMiddleware  # noqa: E402
 from games.consumers import SocketGate, websocket_urlpatterns  # noqa: E402
+from reversi_site.handlers import ASGIHandler  # noqa: E402
+
+django_asgi_app = ASGIHandler()
 
 application = ProtocolTypeRouter(
     {

@@ -209,7 +209,9 @@ CHANNEL_LAYERS = {
         # resyncs (games.consumers), as when a socket reconnects.
         # The channel names carry the database's name: stacks that share one Redis server (a
         # test run, a benchmark, `make run`) number their games alike and must not hear each other.
-        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        # reversi_site.channel_layer: that layer, and the same PUBLISH from synchronous code
+        # (a request's thread, a task) without a trip through an event loop.
+        "BACKEND": "reversi_site.channel_layer.PubSubChannelLayer",
         "CONFIG": {
             "hosts": [{"address": url} for url in CHANNEL_REDIS_URLS],
             "prefix": f"asgi-{DATABASES['default']['NAME']}",

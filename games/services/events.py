@@ -14,14 +14,11 @@ whose search never left is queued again by the stalled-turn sweep
 (``games.services.cpu.request_hint``).
 """
 
-import asyncio
 import json
-import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Literal, TypedDict
+from typing import Literal, TypedDict, cast
 
-from asgiref.sync import async_to_sync
 from celery import current_app
 from channels.layers import get_channel_layer
 from django.conf import settings
@@ -31,6 +28,7 @@ from django.utils import timezone
 from ai_worker.engine import Board
 from games import policy, presenters, selectors
 from games.models import Game
+from reversi_site.channel_layer import PubSubChannelLayer
 
 CPU_MOVE_TASK = "games.tasks.cpu_move"
 HINT_TASK = "games.tasks.hint"
@@ -38,7 +36,6 @@ FLAG_TASK = "games.tasks.flag"
 ANALYSIS_TASK = "games.tasks.analyse_position"
 REVIEW_TASK = "games.tasks.review_move"
 SPECTATOR = ""  # the view key of anyone who holds no seat
-PUBLISH_TIMEOUT = 10.0  # seconds a send on the kept loop may take (Redis unreachable: it fails)
 
 
 class GroupMessage(TypedDict):
@@ -59,29 +56,10 @@ class Search:
     level: str
 
 
-_kept_loop: asyncio.AbstractEventLoop | None = None
-
-
-def keep_a_loop_for_sending() -> None:
-    """Send this process's events on one event loop kept in a thread of its own, from now on:
-    for a process that is no ASGI server (a Celery worker process, after its fork). Elsewhere
-    each send runs a new loop (``async_to_sync``), and channels_redis opens a Redis connection
-    per loop: 3.5 ms of CPU and 12 ms per event, against 0.2 ms on the kept loop (README,
-    Scaling). A request thread of the web server needs none: its sends run on the server's
-    loop."""
-    global _kept_loop
-    if _kept_loop is None:
-        _kept_loop = asyncio.new_event_loop()
-        threading.Thread(target=_kept_loop.run_forever, name="events", daemon=True).start()
-
-
-def _group_send(group: str, message: object) -> None:
-    """``message`` to the channel-layer ``group``, from synchronous code."""
-    send = get_channel_layer().group_send
-    if _kept_loop is None:
-        async_to_sync(send)(group, message)
-    else:
-        asyncio.run_coroutine_threadsafe(send(group, message), _kept_loop).result(PUBLISH_TIMEOUT)
+def _group_send(group: str, message: Mapping[str, object]) -> None:
+    """``message`` to the channel-layer ``group``, from synchronous code, published before this
+    returns (``reversi_site.channel_layer.PubSubChannelLayer.group_send_now``)."""
+    cast(PubSubChannelLayer, get_channel_layer()).group_send_now(group, message)
 
 
 def game_group(game_id: int) -> str:

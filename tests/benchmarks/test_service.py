@@ -60,12 +60,31 @@ def test_stacks_run_the_production_settings_unless_asked_for_debug() -> None:
 def test_the_table_has_a_column_per_commit_and_scenario_and_the_cpu_per_move() -> None:
     figures = Figures(move=[0.05], push=[0.04], baseline=[0.01], moves_applied=200)
     runs = [
-        service.Run("hot-seat", "aaaaaaa", 50, ["hot-seat"], 60.0, figures, 4.0),
-        service.Run("hot-seat", "bbbbbbb", 50, ["hot-seat"], 60.0, figures, 2.0),
+        service.Run("hot-seat", "aaaaaaa", 50, ["hot-seat"], 60.0, figures, tiers(4.0)),
+        service.Run("hot-seat", "bbbbbbb", 50, ["hot-seat"], 60.0, figures, tiers(2.0)),
     ]
     lines = service.table(runs).splitlines()
     assert lines[0] == "| scenario | aaaaaaa hot-seat | bbbbbbb hot-seat |"
     assert "| web CPU per move applied (ms) | 20.0 | 10.0 |" in lines
+    by_tier = "web 10.0, workers 5.0, PostgreSQL 2.5, Redis 0.5, load client 8.0"
+    assert (
+        f"| CPU per move by tier (ms) | {by_tier.replace('10.0', '20.0', 1)} | {by_tier} |" in lines
+    )
+    # (4 + 1 + 0.5 + 0.1 + 1.6) s over 60 s, and (2 + 1 + 0.5 + 0.1 + 1.6) s
+    assert "| cores busy (all tiers) | 0.12 | 0.09 |" in lines
+
+
+def tiers(web: float) -> dict[str, float]:
+    return {"web": web, "workers": 1.0, "PostgreSQL": 0.5, "Redis": 0.1, "load client": 1.6}
+
+
+def test_the_tiers_cpu_counts_the_database_and_this_process() -> None:
+    """PostgreSQL's processes by name (its ended backends through the postmaster's children's
+    time), and the load client as this process."""
+    table = service.Processes.read()
+    assert table.named_cpu("postgres") > 0
+    assert table.named_cpu("no-such-command") == 0
+    assert table.tree_cpu(os.getpid()) >= time.process_time() * 0.9
 
 
 def test_against_names_the_other_checkout_and_debug_is_off_by_default() -> None:

@@ -1,16 +1,12 @@
-"""The worker's start-up: CPU turns whose task was lost are queued again; each worker process
-sends its events on one kept loop. What a CPU reply costs the database."""
+"""The worker's start-up: CPU turns whose task was lost are queued again. What a CPU reply costs
+the database."""
 
-import asyncio
 import uuid
-from collections.abc import Coroutine, Iterator
 from datetime import timedelta
-from typing import Any
 
 import pytest
 from celery import current_app
-from celery.signals import worker_process_init, worker_ready
-from channels.layers import get_channel_layer
+from celery.signals import worker_ready
 from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -20,7 +16,7 @@ from ai_worker.engine import Board
 from games import tasks
 from games.identity import Player
 from games.models import Game
-from games.services import events, games
+from games.services import games
 
 pytestmark = pytest.mark.django_db
 
@@ -63,40 +59,6 @@ def test_the_command_queues_stalled_cpu_turns_again(capsys) -> None:
     assert capsys.readouterr().out == "1 stalled CPU turns queued again\n"
     assert queued_recently(stalled)
     assert not queued_recently(waiting)
-
-
-@pytest.fixture
-def kept_loop() -> Iterator[None]:
-    """A worker process's start (``worker_process_init``): its events go through a kept loop,
-    stopped and forgotten afterwards (the other tests send as any process does)."""
-    worker_process_init.send(sender=None)
-    try:
-        yield
-    finally:
-        loop, events._kept_loop = events._kept_loop, None
-        assert loop is not None
-        loop.call_soon_threadsafe(loop.stop)
-
-
-def test_a_worker_process_sends_every_event_on_one_kept_loop(kept_loop) -> None:
-    """channels_redis keeps a layer (a Redis connection) per event loop: a new loop per event,
-    as ``async_to_sync`` runs, cost 3.5 ms of CPU and 12 ms each. Events sent from the task's
-    thread arrive in order, all through the kept loop's one layer."""
-    loop = events._kept_loop
-    assert loop is not None
-    layer = get_channel_layer()
-
-    def on_loop(coroutine: Coroutine) -> Any:
-        return asyncio.run_coroutine_threadsafe(coroutine, loop).result(10)
-
-    channel = on_loop(layer.new_channel())
-    group = f"kept-loop-{uuid.uuid4().hex}"
-    on_loop(layer.group_add(group, channel))
-    for version in range(3):
-        events._group_send(group, {"type": "game.event", "version": version})
-    received = [on_loop(layer.receive(channel))["version"] for _ in range(3)]
-    assert received == [0, 1, 2]
-    assert list(layer._layers) == [loop]
 
 
 def test_a_cpu_reply_locks_its_game_once(settings, django_capture_on_commit_callbacks) -> None:
