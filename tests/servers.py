@@ -30,6 +30,24 @@ PRODUCTION = {
 }
 
 
+def http_scope(path: str) -> dict:
+    """The ASGI scope of a plain ``GET path``, for calling an ASGI application in the test's
+    process."""
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "headers": [(b"host", b"testserver")],
+        "client": ("127.0.0.1", 50000),
+        "server": ("testserver", 80),
+    }
+
+
 def free_port() -> int:
     """A TCP port nothing listens on (for a server to take, or to stand for one that is down)."""
     with socket.socket() as probe:

@@ -21,6 +21,7 @@ from games.services import games, offers, rooms
 from reversi_site.asgi import application
 from tests.games.accounts.conftest import play_out, room_game
 from tests.games.conftest import BLACK_WIPES_OUT
+from tests.servers import http_scope
 
 pytestmark = pytest.mark.django_db
 
@@ -123,19 +124,6 @@ async def asgi_get(path: str, while_paused: Callable[[], Awaitable[object]]) -> 
     """``GET path`` through the site's ASGI application, as a client that takes the first
     chunk of the body and reads no more until ``while_paused`` has run (the server cannot send
     on meanwhile: each ``send`` waits for the client)."""
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "GET",
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": b"",
-        "headers": [(b"host", b"testserver")],
-        "client": ("127.0.0.1", 50000),
-        "server": ("testserver", 80),
-    }
     answer: dict = {"chunks": []}
     requested = asyncio.Event()
 
@@ -157,7 +145,7 @@ async def asgi_get(path: str, while_paused: Callable[[], Awaitable[object]]) -> 
             if len(answer["chunks"]) == 1:
                 await while_paused()
 
-    await application(scope, receive, send)
+    await application(http_scope(path), receive, send)
     return answer
 
 

@@ -11,24 +11,9 @@ from django.core.signals import request_finished, request_started
 from django.db import connections
 
 from reversi_site.handlers import IDLE_THREADS, ASGIHandler
+from tests.servers import http_scope
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def scope(path: str) -> dict:
-    return {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "GET",
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": b"",
-        "headers": [(b"host", b"testserver")],
-        "client": ("127.0.0.1", 50000),
-        "server": ("testserver", 80),
-    }
 
 
 async def get(handler: ASGIHandler, path: str) -> int:
@@ -48,7 +33,7 @@ async def get(handler: ASGIHandler, path: str) -> int:
         if message["type"] == "http.response.start":
             answer["status"] = message["status"]
 
-    await handler(scope(path), receive, send)
+    await handler(http_scope(path), receive, send)
     return int(answer["status"])
 
 
