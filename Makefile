@@ -10,10 +10,12 @@ HOST ?= 127.0.0.1
 # ASGI worker processes of `make run` (and of `make bench-service`): one per core.
 WEB_WORKERS ?= $(shell nproc)
 # The Celery workers: the quick levels (one process per core), and strong searches and hints
-# on their own queue, so a quick reply never waits behind them.
+# on their own queue, so a quick reply never waits behind them; the strong worker at a lower
+# CPU priority (nice 10), so that on a busy machine its searches, bounded by their own
+# deadline, give way to the quick replies and the web processes.
 SERVE_WORKERS = POSTGRES_POOL_SIZE=0 POSTGRES_CONN_MAX_AGE=600 $(BIN)/celery -A reversi_site worker --loglevel=info \
 		-Q celery,$${CELERY_CPU_QUEUE:-cpu} -n quick@%h & \
-	POSTGRES_POOL_SIZE=0 POSTGRES_CONN_MAX_AGE=600 $(BIN)/celery -A reversi_site worker --loglevel=info \
+	POSTGRES_POOL_SIZE=0 POSTGRES_CONN_MAX_AGE=600 nice -n 10 $(BIN)/celery -A reversi_site worker --loglevel=info \
 		-Q $${CELERY_STRONG_QUEUE:-$${CELERY_CPU_QUEUE:-cpu}-strong} -c 1 -n strong@%h
 CHROMIUM ?= /usr/bin/chromium
 # Local development and the checks run with DEBUG on (the settings default to production, which

@@ -176,7 +176,19 @@ def commands(stack: str, port: int, queue: str) -> list[list[str]]:
     return [
         web,
         [*celery, "-Q", queue, "-n", f"quick-{queue}@%h"],
-        [*celery, "-Q", f"{queue}-strong", "-c", "1", "-n", f"strong-{queue}@%h"],
+        # At a lower CPU priority, as `make run` starts it.
+        [
+            "nice",
+            "-n",
+            "10",
+            *celery,
+            "-Q",
+            f"{queue}-strong",
+            "-c",
+            "1",
+            "-n",
+            f"strong-{queue}@%h",
+        ],
     ]
 
 

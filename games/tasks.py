@@ -23,6 +23,7 @@ from ai_worker.engine import Board
 from ai_worker.search import SearchResult, analyse, choose_move, warmup
 from games import policy, selectors
 from games.services import analysis, cpu, games, reviews, watching
+from reversi_site.process import freeze_what_is_loaded
 
 SOFT_TIME_LIMIT = 20
 HARD_TIME_LIMIT = 30
@@ -42,8 +43,10 @@ logger = logging.getLogger(__name__)
 
 @worker_process_init.connect
 def warm_up_search(**kwargs: object) -> None:
-    """Load the numba kernels in each worker process (from the cache ``make run`` builds)."""
+    """Load the numba kernels in each worker process (from the cache ``make run`` builds), then
+    put what is loaded out of the garbage collector's reach (``freeze_what_is_loaded``)."""
     logger.info("numba kernels ready in %.2f s", warmup())
+    freeze_what_is_loaded()
 
 
 @worker_ready.connect

@@ -9,10 +9,12 @@ site's own origin.
 """
 
 import os
+from importlib import import_module
 
 import django
 from channels.auth import AuthMiddlewareStack
 from channels.routing import ProtocolTypeRouter, URLRouter
+from django.conf import settings
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "reversi_site.settings")
 django.setup(set_prefix=False)  # as django.core.asgi.get_asgi_application
@@ -20,6 +22,7 @@ django.setup(set_prefix=False)  # as django.core.asgi.get_asgi_application
 from games.accounts.tokens import TokenAuthMiddleware  # noqa: E402
 from games.consumers import SocketGate, websocket_urlpatterns  # noqa: E402
 from reversi_site.handlers import ASGIHandler  # noqa: E402
+from reversi_site.process import freeze_what_is_loaded  # noqa: E402
 
 django_asgi_app = ASGIHandler()
 
@@ -31,3 +34,6 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+import_module(settings.ROOT_URLCONF)  # every view loaded now, not at the first request
+freeze_what_is_loaded()
