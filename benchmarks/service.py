@@ -14,7 +14,9 @@ not know goes to ``benchmarks/loadtest.py`` in every scenario (``--duration``, `
 ``--against DIR`` also starts a stack of DIR's code (a worktree of the commit to compare with)
 and runs every scenario on both, one stack after the other (the order swapped from one
 scenario to the next), so that both are measured in the same run on the same machine: one
-column per stack and scenario.
+column per stack and scenario. ``--rounds N`` runs the scenarios N times over (the stacks'
+order swapped each time) and adds a table of each figure's median over the rounds: a p99 of
+one minute's run moves by half from one run to the next on this shared machine.
 
 The stacks run the production settings (``DJANGO_DEBUG=0``, a secret key made for the run,
 ``DJANGO_HTTPS=0``: plain http on the loopback), as deployed: DEBUG keeps every query's SQL and
@@ -52,8 +54,10 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import secrets
 import socket
+import statistics
 import subprocess
 import sys
 import time
@@ -481,6 +485,44 @@ def table(runs: list[Run]) -> str:
     return "\n".join(lines)
 
 
+NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def median_table(markdown: str) -> str:
+    """``table``'s columns of one commit and scenario (one per round) merged into one: each
+    number of a cell the median of that number over the rounds' cells, in the same format."""
+    header, _rule, *rows = [line.strip("|").split(" | ") for line in markdown.splitlines()]
+    columns: dict[str, list[int]] = {}
+    for index, name in enumerate(header[1:], start=1):
+        columns.setdefault(name.strip(), []).append(index)
+    lines = [
+        "| scenario | " + " | ".join(columns) + " |",
+        "| --- |" + " --- |" * len(columns),
+    ]
+    for row in rows:
+        cells = [
+            median_cell([row[index].strip() for index in indexes]) for indexes in columns.values()
+        ]
+        lines.append(f"| {row[0].strip()} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def median_cell(cells: list[str]) -> str:
+    """``cells`` of the same shape ("36 / 390", "web 16.1, workers 0.1") as one, each number the
+    median of the cells' numbers at its place; cells that differ in shape (empty) are left out."""
+    shapes = [NUMBER.split(cell) for cell in cells]
+    numbers = [NUMBER.findall(cell) for cell in cells]
+    same = [index for index, shape in enumerate(shapes) if shape == shapes[0]]
+    if not same:
+        return ""
+    merged = shapes[0][0]
+    for place, text in enumerate(numbers[0]):
+        values = [float(numbers[index][place]) for index in same]
+        decimals = len(text.partition(".")[2])
+        merged += f"{statistics.median(values):.{decimals}f}" + shapes[0][place + 1]
+    return merged
+
+
 def cpu_reply(level: str) -> Callable[[Run], str]:
     return lambda run: milliseconds(run.figures.cpu_reply[level])
 
@@ -520,6 +562,13 @@ def parse_arguments(argv: list[str] | None) -> tuple[argparse.Namespace, list[st
         type=lambda text: [int(step) for step in text.split(",")],
         default=KNEE_STEPS,
         help=f"concurrent games of the knee's steps (default {KNEE_STEPS})",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="run every scenario this many times per stack (the stacks' order swapped each "
+        "time) and add a table of each figure's median over the rounds (default 1)",
     )
     parser.add_argument("--soak-games", type=int, default=200, help="soak: games at once (200)")
     parser.add_argument(
@@ -607,6 +656,13 @@ def stop_stack(stack: Stack) -> None:
     drop_database(stack.database, stack.env)
 
 
+def print_tables(runs: list[Run], rounds: int) -> None:
+    print(table(runs))
+    if rounds > 1:
+        print(f"\nmedians over {rounds} rounds of every figure above, per column")
+        print(median_table(table(runs)))
+
+
 def main(argv: list[str] | None = None) -> int:
     options, load_args = parse_arguments(argv)
     checkouts = [options.checkout.resolve()]
@@ -632,7 +688,7 @@ def main(argv: list[str] | None = None) -> int:
             warm_up(stack)
         # One scenario at a time on every stack, the stacks' order swapped each time, so that
         # a change of the machine's load weighs on both alike.
-        for turn, name in enumerate(options.names):
+        for turn, name in enumerate(options.names * options.rounds):
             order = stacks if turn % 2 == 0 else stacks[::-1]
             for stack in order:
                 runs += scenarios([name], options, load_args)(stack)
@@ -644,7 +700,7 @@ def main(argv: list[str] | None = None) -> int:
     commits = ", ".join(stack.commit for stack in stacks)
     print(f"\ncommits {commits}, stack {options.stack}, {settings}")
     print(f"load average at the end {load_average()}")
-    print(table(runs))
+    print_tables(runs, options.rounds)
     for stack in stacks:
         if found := knee([run for run in runs if run.commit == stack.commit]):
             print(f"{stack.commit} {found}")

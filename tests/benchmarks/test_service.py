@@ -91,3 +91,32 @@ def test_against_names_the_other_checkout_and_debug_is_off_by_default() -> None:
     options, rest = service.parse_arguments(["--against", "../main", "--duration", "20"])
     assert (str(options.against), options.debug, rest) == ("../main", False, ["--duration", "20"])
     assert service.parse_arguments(["--debug"])[0].debug
+
+
+def test_the_median_table_merges_the_rounds_of_each_commit_and_scenario() -> None:
+    """With ``--rounds``: one column per commit and scenario, each number the median of the
+    rounds' (p50 and p99 apart, every tier apart); a cell left empty in every round stays so."""
+    rounds = "\n".join(
+        [
+            "| scenario | a hot-seat | b hot-seat | b hot-seat | a hot-seat | a hot-seat "
+            "| b hot-seat |",
+            "| --- | --- | --- | --- | --- | --- | --- |",
+            "| push p50 / p99 (ms) | 30 / 200 | 31 / 140 | 29 / 500 | 28 / 130 | 35 / 400 "
+            "| 33 / 90 |",
+            "| by tier (ms) | web 16.1, redis 0.2 | web 9.0, redis 0.1 | web 9.4, redis 0.3 "
+            "| web 17.9, redis 0.1 | web 15.0, redis 0.3 | web 8.0, redis 0.2 |",
+            "| CPU reply easy p50 / p99 (ms) |  |  |  |  |  |  |",
+        ]
+    )
+    assert service.median_table(rounds).splitlines() == [
+        "| scenario | a hot-seat | b hot-seat |",
+        "| --- | --- | --- |",
+        "| push p50 / p99 (ms) | 30 / 200 | 31 / 140 |",
+        "| by tier (ms) | web 16.1, redis 0.2 | web 9.0, redis 0.2 |",
+        "| CPU reply easy p50 / p99 (ms) |  |  |",
+    ]
+
+
+def test_rounds_repeat_every_scenario() -> None:
+    assert service.parse_arguments(["--rounds", "3"])[0].rounds == 3
+    assert service.parse_arguments([])[0].rounds == 1
