@@ -656,6 +656,13 @@ def stop_stack(stack: Stack) -> None:
     drop_database(stack.database, stack.env)
 
 
+def turns(names: list[str], rounds: int) -> list[tuple[int, str]]:
+    """The scenarios of every round in order, each with the turn that orders the stacks (even:
+    as given, odd: swapped): swapped from one scenario to the next, and from one round to the
+    next, so that each scenario sees both orders."""
+    return [(index + round_, name) for round_ in range(rounds) for index, name in enumerate(names)]
+
+
 def print_tables(runs: list[Run], rounds: int) -> None:
     print(table(runs))
     if rounds > 1:
@@ -688,7 +695,7 @@ def main(argv: list[str] | None = None) -> int:
             warm_up(stack)
         # One scenario at a time on every stack, the stacks' order swapped each time, so that
         # a change of the machine's load weighs on both alike.
-        for turn, name in enumerate(options.names * options.rounds):
+        for turn, name in turns(options.names, options.rounds):
             order = stacks if turn % 2 == 0 else stacks[::-1]
             for stack in order:
                 runs += scenarios([name], options, load_args)(stack)

@@ -117,6 +117,8 @@ def test_the_median_table_merges_the_rounds_of_each_commit_and_scenario() -> Non
     ]
 
 
-def test_rounds_repeat_every_scenario() -> None:
+def test_rounds_repeat_every_scenario_with_the_stacks_order_swapped_each_round() -> None:
     assert service.parse_arguments(["--rounds", "3"])[0].rounds == 3
     assert service.parse_arguments([])[0].rounds == 1
+    order = [(name, turn % 2) for turn, name in service.turns(["hot-seat", "max"], 2)]
+    assert order == [("hot-seat", 0), ("max", 1), ("hot-seat", 1), ("max", 0)]
