@@ -270,12 +270,6 @@ class Processes:
         return sum(self.used[pid] for pid, found in self.names.items() if found == name)
 
 
-def cpu_seconds(pid: int) -> float:
-    """The CPU seconds (user and system) used so far by the process ``pid`` and every process
-    under it."""
-    return Processes.read().tree_cpu(pid)
-
-
 def tiers_cpu(stack: "Stack") -> dict[str, float]:
     """The CPU seconds used so far by each tier of ``stack``: its web server, its Celery
     workers, the machine's PostgreSQL and Redis (shared with whatever else uses them: on a
@@ -443,8 +437,16 @@ def ratio(values: list[float], baseline: list[float], share: float) -> str:
     return f"{percentile(values, share) / percentile(baseline, share):.1f}"
 
 
+Rows = list[tuple[str, list[str]]]  # a table's rows: each figure's name and its cells
+
+
 def table(runs: list[Run]) -> str:
     """The figures of every run as a Markdown table, one column per run."""
+    return markdown(*table_cells(runs))
+
+
+def table_cells(runs: list[Run]) -> tuple[list[str], Rows]:
+    """The table's column names (commit and scenario of each run) and rows."""
     rows: list[tuple[str, Callable[[Run], str]]] = [
         ("concurrent games", lambda run: str(run.games)),
         ("baseline GET /healthz p50 / p99 (ms)", lambda run: milliseconds(run.figures.baseline)),
@@ -477,34 +479,30 @@ def table(runs: list[Run]) -> str:
         ("CPU per move by tier (ms)", tiers_per_move),
         ("cores busy (all tiers)", cores_busy),
     ]
-    lines = [
-        "| scenario | " + " | ".join(f"{run.commit} {run.name}" for run in runs) + " |",
-        "| --- |" + " --- |" * len(runs),
-    ]
-    lines += [f"| {name} | " + " | ".join(cell(run) for run in runs) + " |" for name, cell in rows]
+    header = [f"{run.commit} {run.name}" for run in runs]
+    return header, [(name, [cell(run) for run in runs]) for name, cell in rows]
+
+
+def markdown(header: list[str], rows: Rows) -> str:
+    lines = ["| scenario | " + " | ".join(header) + " |", "| --- |" + " --- |" * len(header)]
+    lines += [f"| {name} | " + " | ".join(cells) + " |" for name, cells in rows]
     return "\n".join(lines)
 
 
 NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
-def median_table(markdown: str) -> str:
+def median_table(header: list[str], rows: Rows) -> str:
     """``table``'s columns of one commit and scenario (one per round) merged into one: each
     number of a cell the median of that number over the rounds' cells, in the same format."""
-    header, _rule, *rows = [line.strip("|").split(" | ") for line in markdown.splitlines()]
     columns: dict[str, list[int]] = {}
-    for index, name in enumerate(header[1:], start=1):
-        columns.setdefault(name.strip(), []).append(index)
-    lines = [
-        "| scenario | " + " | ".join(columns) + " |",
-        "| --- |" + " --- |" * len(columns),
+    for index, name in enumerate(header):
+        columns.setdefault(name, []).append(index)
+    merged = [
+        (name, [median_cell([cells[index] for index in indexes]) for indexes in columns.values()])
+        for name, cells in rows
     ]
-    for row in rows:
-        cells = [
-            median_cell([row[index].strip() for index in indexes]) for indexes in columns.values()
-        ]
-        lines.append(f"| {row[0].strip()} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+    return markdown(list(columns), merged)
 
 
 def median_cell(cells: list[str]) -> str:
@@ -667,7 +665,7 @@ def print_tables(runs: list[Run], rounds: int) -> None:
     print(table(runs))
     if rounds > 1:
         print(f"\nmedians over {rounds} rounds of every figure above, per column")
-        print(median_table(table(runs)))
+        print(median_table(*table_cells(runs)))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -29,7 +29,7 @@ class PubSubChannelLayer(RedisPubSubChannelLayer):
         # The channel names and shards exactly as channels_redis's own per-loop layer makes
         # them (building it opens no connection).
         self._names = RedisPubSubLoopLayer(*self._args, **self._kwargs, channel_layer=self)
-        self._clients = [self._client(shard.host) for shard in self._names._shards]
+        self._clients = {shard: self._client(shard.host) for shard in self._names._shards}
 
     @staticmethod
     def _client(host: dict[str, Any]) -> redis.Redis:
@@ -47,5 +47,4 @@ class PubSubChannelLayer(RedisPubSubChannelLayer):
         """Publish ``message`` to ``group`` from synchronous code, before returning; as
         ``group_send`` would, with no event loop."""
         channel = self._names._get_group_channel_name(group)
-        shard = self._names._shards.index(self._names._get_shard(channel))
-        self._clients[shard].publish(channel, self.serialize(message))
+        self._clients[self._names._get_shard(channel)].publish(channel, self.serialize(message))

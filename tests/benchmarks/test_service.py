@@ -33,9 +33,9 @@ def test_the_cpu_of_a_process_counts_the_processes_under_it() -> None:
     try:
         assert parent.stdout is not None
         assert parent.stdout.readline().strip() == "ready"
-        used = service.cpu_seconds(parent.pid)
+        used = service.Processes.read().tree_cpu(parent.pid)
         assert 0.4 <= used < 30, used  # wide: the machine may be shared
-        assert service.cpu_seconds(os.getpid()) >= time.process_time() * 0.9
+        assert service.Processes.read().tree_cpu(os.getpid()) >= time.process_time() * 0.9
     finally:
         parent.kill()
         parent.wait()
@@ -96,19 +96,26 @@ def test_against_names_the_other_checkout_and_debug_is_off_by_default() -> None:
 def test_the_median_table_merges_the_rounds_of_each_commit_and_scenario() -> None:
     """With ``--rounds``: one column per commit and scenario, each number the median of the
     rounds' (p50 and p99 apart, every tier apart); a cell left empty in every round stays so."""
-    rounds = "\n".join(
-        [
-            "| scenario | a hot-seat | b hot-seat | b hot-seat | a hot-seat | a hot-seat "
-            "| b hot-seat |",
-            "| --- | --- | --- | --- | --- | --- | --- |",
-            "| push p50 / p99 (ms) | 30 / 200 | 31 / 140 | 29 / 500 | 28 / 130 | 35 / 400 "
-            "| 33 / 90 |",
-            "| by tier (ms) | web 16.1, redis 0.2 | web 9.0, redis 0.1 | web 9.4, redis 0.3 "
-            "| web 17.9, redis 0.1 | web 15.0, redis 0.3 | web 8.0, redis 0.2 |",
-            "| CPU reply easy p50 / p99 (ms) |  |  |  |  |  |  |",
-        ]
-    )
-    assert service.median_table(rounds).splitlines() == [
+    header = ["a hot-seat", "b hot-seat", "b hot-seat", "a hot-seat", "a hot-seat", "b hot-seat"]
+    rows = [
+        (
+            "push p50 / p99 (ms)",
+            ["30 / 200", "31 / 140", "29 / 500", "28 / 130", "35 / 400", "33 / 90"],
+        ),
+        (
+            "by tier (ms)",
+            [
+                "web 16.1, redis 0.2",
+                "web 9.0, redis 0.1",
+                "web 9.4, redis 0.3",
+                "web 17.9, redis 0.1",
+                "web 15.0, redis 0.3",
+                "web 8.0, redis 0.2",
+            ],
+        ),
+        ("CPU reply easy p50 / p99 (ms)", [""] * 6),
+    ]
+    assert service.median_table(header, rows).splitlines() == [
         "| scenario | a hot-seat | b hot-seat |",
         "| --- | --- | --- |",
         "| push p50 / p99 (ms) | 30 / 200 | 31 / 140 |",
