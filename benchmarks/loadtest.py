@@ -20,6 +20,9 @@ printed at the end:
   such gap is resynced, as the README's protocol says);
 - baseline: ``GET /healthz`` round trips measured all along the run, to read the figures as
   ratios on a noisy machine;
+- the client's lag: how late the load client's own event loop wakes from a 10 ms sleep,
+  measured all along the run. Every latency above includes it: when it is high, the figures
+  measure the client, not the server;
 - retries: requests sent again after a transient connection error (``httpx.TransportError``:
   a kept-alive connection the server closed as the client reused it, a reset, a timeout), at
   most ``RETRIES`` times each, counted apart from the errors. A move sent again is safe: the
@@ -62,6 +65,7 @@ from ai_worker.levels import LEVELS
 
 STAGGER = 0.05
 BASELINE_EVERY = 0.25  # seconds between two GET /healthz of the baseline
+LAG_EVERY = 0.01  # seconds of the sleep whose late wake-ups are the client's lag
 RETRIES = 3  # times a request is sent again after a transient connection error
 RETRY_PAUSE = 0.2  # seconds before the first retry, doubled before each next one
 RETRY_AFTER_SHARE = 1.0  # of a 503's Retry-After waited before the request is sent again
@@ -81,6 +85,8 @@ class Figures:
     push: list[float] = field(default_factory=list)
     cpu_reply: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     baseline: list[float] = field(default_factory=list)
+    client_lag: list[float] = field(default_factory=list)
+    seconds: float = 0.0  # from the players' start to the last one's end
     moves_applied: int = 0
     finished_games: int = 0
     out_of_order: int = 0
@@ -451,6 +457,15 @@ async def measure_baseline(http: httpx.AsyncClient, deadline: float, figures: Fi
         await asyncio.sleep(BASELINE_EVERY)
 
 
+async def measure_client_lag(deadline: float, figures: Figures) -> None:
+    """How late this process's event loop wakes from a ``LAG_EVERY`` sleep, until the deadline:
+    the delay every latency measured in this process carries."""
+    while time.perf_counter() < deadline:
+        slept = time.perf_counter()
+        await asyncio.sleep(LAG_EVERY)
+        figures.client_lag.append(max(0.0, time.perf_counter() - slept - LAG_EVERY))
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
@@ -472,6 +487,7 @@ def report(figures: Figures, games: int, elapsed: float, levels: list[str]) -> s
         line("baseline (GET /healthz)", figures.baseline),
         line("move latency (POST)", figures.move),
         line("push latency (websocket)", figures.push),
+        line("the client's lag (loop)", figures.client_lag),
     ]
     lines += [
         line(f"CPU reply latency {level}", figures.cpu_reply[level])
@@ -500,7 +516,8 @@ async def sign_up(http: httpx.AsyncClient) -> str:
 
 
 async def run(args: argparse.Namespace, tokens: list[str] | None = None) -> Figures:
-    """Play the games (one player each: ``tokens``, else accounts signed up now)."""
+    """Play the games (one player each: ``tokens``, else accounts signed up now), the baseline
+    and the client's lag measured meanwhile."""
     base_url = args.base_url.rstrip("/")
     figures = Figures()
     async with httpx.AsyncClient(base_url=base_url, timeout=60) as anonymous:
@@ -508,8 +525,12 @@ async def run(args: argparse.Namespace, tokens: list[str] | None = None) -> Figu
             tokens = [await sign_up(anonymous) for _ in range(args.games)]
         tokens = tokens[: args.games]
         levels = [HOT_SEAT] if args.hot_seat else args.levels
-        deadline = time.perf_counter() + args.duration
-        baseline = asyncio.create_task(measure_baseline(anonymous, deadline, figures))
+        started = time.perf_counter()
+        deadline = started + args.duration
+        measured = [
+            asyncio.create_task(measure_baseline(anonymous, deadline, figures)),
+            asyncio.create_task(measure_client_lag(deadline, figures)),
+        ]
         results = await asyncio.gather(
             *(
                 play_game(i, levels[i % len(levels)], base_url, args, token, deadline, figures)
@@ -517,7 +538,8 @@ async def run(args: argparse.Namespace, tokens: list[str] | None = None) -> Figu
             ),
             return_exceptions=True,
         )
-        await baseline
+        await asyncio.gather(*measured)
+        figures.seconds = time.perf_counter() - started
     figures.errors += [
         f"{type(result).__name__}: {result}"
         for result in results

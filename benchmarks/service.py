@@ -450,9 +450,10 @@ def table_cells(runs: list[Run]) -> tuple[list[str], Rows]:
     rows: list[tuple[str, Callable[[Run], str]]] = [
         ("concurrent games", lambda run: str(run.games)),
         ("baseline GET /healthz p50 / p99 (ms)", lambda run: milliseconds(run.figures.baseline)),
-        ("moves/s", lambda run: f"{run.figures.moves_applied / run.elapsed:.1f}"),
+        ("moves/s", lambda run: f"{run.figures.moves_applied / run.figures.seconds:.1f}"),
         ("POST p50 / p99 (ms)", lambda run: milliseconds(run.figures.move)),
         ("push p50 / p99 (ms)", lambda run: milliseconds(run.figures.push)),
+        ("the load client's lag p50 / p99 (ms)", lambda run: milliseconds(run.figures.client_lag)),
         (
             "push p50 / baseline p50",
             lambda run: ratio(run.figures.push, run.figures.baseline, 0.5),

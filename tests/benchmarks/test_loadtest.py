@@ -1,6 +1,7 @@
 """The load test's client (benchmarks/loadtest.py): a request that meets a transient connection
 error is sent again and counted as a retry, not as an error; one that keeps failing is raised.
-A 503 with Retry-After is sent again after it; a resync's state ends a wait for the turn."""
+A 503 with Retry-After is sent again after it; a resync's state ends a wait for the turn. The
+client's own lag is measured."""
 
 import asyncio
 import json
@@ -220,3 +221,21 @@ def test_a_soak_socket_whose_handshake_times_out_is_opened_again(monkeypatch) ->
     assert figures.games_started == 1
     assert figures.retries >= 2
     assert figures.errors == []
+
+
+def test_the_clients_lag_is_how_late_its_loop_wakes() -> None:
+    """A player's code that holds the loop (here 0.2 s of synchronous work) delays every
+    latency this process measures; the lag shows it."""
+
+    async def measure() -> loadtest.Figures:
+        figures = loadtest.Figures()
+        lag = asyncio.create_task(loadtest.measure_client_lag(time.perf_counter() + 0.5, figures))
+        await asyncio.sleep(0.1)
+        time.sleep(0.2)  # the loop held
+        await lag
+        return figures
+
+    figures = asyncio.run(measure())
+    assert len(figures.client_lag) >= 10
+    assert max(figures.client_lag) >= 0.15
+    assert loadtest.percentile(figures.client_lag, 0.5) < 0.05

@@ -58,7 +58,10 @@ def test_stacks_run_the_production_settings_unless_asked_for_debug() -> None:
 
 
 def test_the_table_has_a_column_per_commit_and_scenario_and_the_cpu_per_move() -> None:
-    figures = Figures(move=[0.05], push=[0.04], baseline=[0.01], moves_applied=200)
+    figures = Figures(
+        move=[0.05], push=[0.04], baseline=[0.01], client_lag=[0.002], moves_applied=200
+    )
+    figures.seconds = 50.0  # the players' time; the CPU's window (60 s) also has their start
     runs = [
         service.Run("hot-seat", "aaaaaaa", 50, ["hot-seat"], 60.0, figures, tiers(4.0)),
         service.Run("hot-seat", "bbbbbbb", 50, ["hot-seat"], 60.0, figures, tiers(2.0)),
@@ -66,6 +69,8 @@ def test_the_table_has_a_column_per_commit_and_scenario_and_the_cpu_per_move() -
     lines = service.table(runs).splitlines()
     assert lines[0] == "| scenario | aaaaaaa hot-seat | bbbbbbb hot-seat |"
     assert "| web CPU per move applied (ms) | 20.0 | 10.0 |" in lines
+    assert "| moves/s | 4.0 | 4.0 |" in lines
+    assert "| the load client's lag p50 / p99 (ms) | 2 / 2 | 2 / 2 |" in lines
     by_tier = "web 10.0, workers 5.0, PostgreSQL 2.5, Redis 0.5, load client 8.0"
     assert (
         f"| CPU per move by tier (ms) | {by_tier.replace('10.0', '20.0', 1)} | {by_tier} |" in lines
