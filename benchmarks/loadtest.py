@@ -471,7 +471,9 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def report(figures: Figures, games: int, elapsed: float, levels: list[str]) -> str:
+def report(figures: Figures, games: int, levels: list[str]) -> str:
+    """The run's figures as text, moves/s over the players' own time (``Figures.seconds``)."""
+
     def line(name: str, values: list[float]) -> str:
         if not values:
             return f"{name:<26} no samples"
@@ -482,8 +484,9 @@ def report(figures: Figures, games: int, elapsed: float, levels: list[str]) -> s
         )
 
     lines = [
-        f"games: {games} concurrent, {figures.finished_games} finished, {elapsed:.1f} s",
-        f"moves applied: {figures.moves_applied} ({figures.moves_applied / elapsed:.1f} moves/s)",
+        f"games: {games} concurrent, {figures.finished_games} finished, {figures.seconds:.1f} s",
+        f"moves applied: {figures.moves_applied} "
+        f"({figures.moves_applied / figures.seconds:.1f} moves/s)",
         line("baseline (GET /healthz)", figures.baseline),
         line("move latency (POST)", figures.move),
         line("push latency (websocket)", figures.push),
@@ -579,10 +582,9 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    started = time.perf_counter()
     figures = asyncio.run(run(args))
     levels = [HOT_SEAT] if args.hot_seat else args.levels
-    print(report(figures, args.games, time.perf_counter() - started, levels))
+    print(report(figures, args.games, levels))
     return 1 if figures.errors or figures.out_of_order else 0
 
 

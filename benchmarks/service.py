@@ -312,7 +312,7 @@ def load_test(name: str, stack: Stack, games: int, levels: list[str], load_args:
     after = tiers_cpu(stack)
     cpu = {tier: after[tier] - before[tier] for tier in TIERS}
     run = Run(name, stack.commit, games, levels, elapsed, figures, cpu)
-    print(loadtest.report(figures, games, elapsed, levels), flush=True)
+    print(loadtest.report(figures, games, levels), flush=True)
     print(f"CPU per move applied (ms): {tiers_per_move(run)}; cores busy {cores_busy(run)}")
     time.sleep(PAUSE)
     return run

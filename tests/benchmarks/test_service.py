@@ -59,9 +59,9 @@ def test_stacks_run_the_production_settings_unless_asked_for_debug() -> None:
 
 def test_the_table_has_a_column_per_commit_and_scenario_and_the_cpu_per_move() -> None:
     figures = Figures(
-        move=[0.05], push=[0.04], baseline=[0.01], client_lag=[0.002], moves_applied=200
-    )
-    figures.seconds = 50.0  # the players' time; the CPU's window (60 s) also has their start
+        move=[0.05], push=[0.04], baseline=[0.01], client_lag=[0.002], moves_applied=200,
+        seconds=50.0,  # the players' time; the CPU's window (60 s) also holds their start
+    )  # fmt: skip
     runs = [
         service.Run("hot-seat", "aaaaaaa", 50, ["hot-seat"], 60.0, figures, tiers(4.0)),
         service.Run("hot-seat", "bbbbbbb", 50, ["hot-seat"], 60.0, figures, tiers(2.0)),
