@@ -68,7 +68,12 @@ def legal_squares(page: Page) -> list[str]:
 
 
 def play_cell(page: Page, square: str) -> None:
-    """Click a board cell and wait until the server's answer is drawn and the page is idle."""
+    """Wait until ``square`` is a legal move the page offers (the opponent's last move may still
+    be on its way over the socket: a click before it would be out of turn and play nothing),
+    click it, and wait until the server's answer is drawn and the page is idle."""
+    page.wait_for_selector(
+        f'#board.interactive [data-square="{square}"].legal', timeout=CPU_REPLY_MS
+    )
     ply = int(page.get_attribute("#game-app", "data-ply"))
     page.click(f'#board [data-square="{square}"]')
     page.wait_for_function(
