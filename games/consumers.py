@@ -29,6 +29,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from urllib.parse import urlsplit
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.urls import path, re_path
@@ -160,6 +161,17 @@ class CountedSocket(AsyncJsonWebsocketConsumer):
             await super().__call__(scope, receive, send)
         finally:
             await self.leave()
+
+    async def dispatch(self, message: dict) -> None:
+        """Hand a message (the client's, or a group event) to its handler, without the hop that
+        channels makes first to the process's one thread-sensitive thread to close old database
+        connections: every database call of these sockets runs ``in_pool``, which closes its
+        connection itself, and the hop queued every push to every socket of the process behind
+        that one thread."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def claim(self, player: Player | None) -> bool:
         """Count this socket for its viewer and address; when one has its limit the socket is

@@ -5,7 +5,7 @@ import json
 import threading
 
 import pytest
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -17,6 +17,7 @@ from games.accounts.tokens import issue_token
 from games.identity import GUEST_SESSION_KEY, Player
 from games.models import Game
 from games.services import games
+from games.shared.threads import in_pool
 from tests.games.sockets import BROWSER, HOST, Socket, token_header
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -428,3 +429,29 @@ async def _a_socket_that_loses_the_database_after_its_handshake_is_closed_with_1
             pass  # presence events come unasked
         assert closed["code"] == 1013  # a resync's
     await synced.wait()
+
+
+def test_a_push_never_waits_for_the_thread_sensitive_thread(alice) -> None:
+    """Channels' consumers hop to the process's one thread-sensitive thread before each message
+    (to close old database connections): a push to every socket queued behind whatever held
+    that thread. The sockets' database calls close their own connections (``in_pool``)."""
+    async_to_sync(_a_push_never_waits_for_the_thread_sensitive_thread)(alice)
+
+
+async def _a_push_never_waits_for_the_thread_sensitive_thread(alice) -> None:
+    _, player = await token_player(alice)
+    game = await new_local_game(player)
+    socket = communicator(f"/ws/games/{game.public_id}/")
+    assert (await socket.connect())[0]
+    await receive_until(socket, "state")
+    released = threading.Event()
+    holding = asyncio.ensure_future(sync_to_async(released.wait)())  # thread-sensitive
+    try:
+        await in_pool(games.play_move)(
+            player=player, public_id=game.public_id, notation="f5", ply=0
+        )
+        assert (await receive_until(socket, "move"))["ply"] == 1
+    finally:
+        released.set()
+        await holding
+    await socket.disconnect()
