@@ -9,6 +9,10 @@ from ai_worker.levels import EASY, NORMAL, STRONG
 from games.shared.time_controls import SPEEDS, TimeControl
 
 ABSENCE_BEFORE_TAKEOVER = timedelta(minutes=2)  # M3: a player away this long may be replaced
+# A move over HTTP renews its seats' absence clock when it was last renewed longer ago than
+# this (not one UPDATE per move): a player who moves only over HTTP may be taken over at most
+# this much before ABSENCE_BEFORE_TAKEOVER has passed since their last move.
+SEEN_RENEWED_AFTER = timedelta(seconds=5)
 # A CPU turn without its move this long is queued again (its task was lost: a worker killed, a
 # Redis restart, a send while Redis was down); the sweep looks every STALLED_TURN_SWEEP_EVERY, so
 # a lost turn moves again within 15 s. A repeated task costs nothing: the first to finish plays,

@@ -40,10 +40,18 @@ def seat_disconnected(*, game_id: int, colors: list[int], connection: str) -> No
 
 
 def mark_seen(*, game: Game, player: Player) -> None:
-    """A move over HTTP is presence too: the absence clock of the player's seats starts again
-    (a seat with a websocket open is present whatever its ``absent_since``)."""
+    """A move over HTTP is presence too: the absence clock of the player's seats starts again,
+    unless it did less than ``policy.SEEN_RENEWED_AFTER`` ago (a seat with a websocket open is
+    present whatever its ``absent_since``)."""
     now = timezone.now()
-    held = [seat for seat in game.seats.all() if player.holds(seat)]
+    held = [
+        seat
+        for seat in game.seats.all()
+        if player.holds(seat)
+        and (seat.absent_since is None or now - seat.absent_since >= policy.SEEN_RENEWED_AFTER)
+    ]
+    if not held:
+        return
     for seat in held:
         seat.absent_since = now
     Seat.objects.filter(pk__in=[seat.pk for seat in held]).update(absent_since=now)

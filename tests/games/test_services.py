@@ -10,7 +10,7 @@ from celery import current_app
 from django.utils import timezone
 
 from ai_worker.engine import Board
-from games import presenters, selectors, tasks
+from games import policy, presenters, selectors, tasks
 from games.identity import Player
 from games.models import Game, Room, Seat
 from games.services import cpu, games, guests, presence, rooms
@@ -347,6 +347,23 @@ def test_presence_expires_when_its_server_dies(monkeypatch) -> None:
     with pytest.raises(ServiceError) as caught:
         presence.take_over_seat(player=ALICE, game_id=room.game_id, color="white", level="easy")
     assert caught.value.code == "player_recently_left"
+
+
+def test_a_move_over_http_renews_the_absence_clock_at_most_every_few_seconds() -> None:
+    """One UPDATE of the seats per move was a round trip of every move: a clock renewed within
+    ``policy.SEEN_RENEWED_AFTER`` stays."""
+    room = rooms.create_room(player=ALICE, variant={}, seats=None)
+    rooms.join_room(player=BOB, code=room.code)
+    long_ago = timezone.now() - timedelta(minutes=1)
+    Seat.objects.filter(game_id=room.game_id).update(absent_since=long_ago)
+    games.play_move(player=ALICE, public_id=room.game.public_id, notation="f5", ply=0)
+    black = Seat.objects.get(game_id=room.game_id, color=0).absent_since
+    assert timezone.now() - black < timedelta(seconds=5)  # renewed by the move
+    assert Seat.objects.get(game_id=room.game_id, color=1).absent_since == long_ago  # not BOB's
+    just_now = timezone.now() - policy.SEEN_RENEWED_AFTER / 2
+    Seat.objects.filter(game_id=room.game_id, color=1).update(absent_since=just_now)
+    games.play_move(player=BOB, public_id=room.game.public_id, notation="d6", ply=1)
+    assert Seat.objects.get(game_id=room.game_id, color=1).absent_since == just_now
 
 
 def test_the_database_says_when_a_closed_seat_went_away() -> None:
