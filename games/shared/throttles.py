@@ -1,5 +1,7 @@
-"""Rate limits of the writes (DRF throttles), counted in the shared cache (Redis), so they
-hold across every server process.
+"""Rate limits of the writes (DRF throttles), counted in Redis, so they hold across every
+server process: a moving window per requester and scope (``limits``), counted by one script
+call that reads and adds at once (DRF's own counting reads a request log and writes it back a
+round trip later: two processes could read the same log and both pass).
 
 Every write (POST, PUT, PATCH, DELETE) of the API passes ``WriteRateThrottle``: the view's
 ``throttle_scope`` names its rate in ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` ("write"
@@ -12,17 +14,22 @@ be answered, and an outage of the counters must not become an outage of the site
 """
 
 import logging
+import time
 from collections.abc import Callable
-from functools import wraps
+from functools import cache, wraps
 from types import SimpleNamespace
 from typing import Any, cast
 
 import redis.exceptions
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
+from limits import RateLimitItem, RateLimitItemPerSecond
+from limits.storage import RedisStorage
+from limits.strategies import MovingWindowRateLimiter
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.settings import api_settings
-from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
+from rest_framework.throttling import ScopedRateThrottle
 
 from games.shared.clients import requester_of
 
@@ -33,14 +40,19 @@ logger = logging.getLogger(__name__)
 class WriteRateThrottle(ScopedRateThrottle):
     """Throttles the writes only (reads are never counted), by the view's scope."""
 
+    item: RateLimitItem
+    ident = ""
+
     def allow_request(self, request: Any, view: Any) -> bool:
         if request.method in SAFE_METHODS:
             return True
         self.scope = scope_of(view)
         self.rate = self.get_rate()
         self.num_requests, self.duration = self.parse_rate(self.rate)
+        self.item = RateLimitItemPerSecond(cast(int, self.num_requests), cast(int, self.duration))
+        self.ident = requester_of(request)
         try:
-            return SimpleRateThrottle.allow_request(self, request, view)
+            return rate_limiter().hit(self.item, str(self.scope), self.ident)
         except redis.exceptions.RedisError:
             logger.warning("throttle %s not counted: the cache (Redis) is unreachable", self.scope)
             return True
@@ -49,8 +61,28 @@ class WriteRateThrottle(ScopedRateThrottle):
         """The scope's rate, read from the settings when the request comes (not at import)."""
         return cast(str, api_settings.DEFAULT_THROTTLE_RATES[str(self.scope)])
 
-    def get_cache_key(self, request: Any, view: Any) -> str:
-        return self.cache_format % {"scope": self.scope, "ident": requester_of(request)}
+    def wait(self) -> float | None:
+        """Seconds until a request refused now would pass (the oldest one counted leaves the
+        window)."""
+        try:
+            stats = rate_limiter().get_window_stats(self.item, str(self.scope), self.ident)
+        except redis.exceptions.RedisError:
+            return None
+        return max(stats.reset_time - time.time(), 0.0)
+
+
+@cache
+def rate_limiter() -> MovingWindowRateLimiter:
+    """The process's limiter, on the cache's Redis under its key prefix (so a test clears its
+    counts with the cache's keys), with the cache's timeouts."""
+    options: dict[str, Any] = settings.CACHES["default"]
+    storage = RedisStorage(
+        options["LOCATION"],
+        key_prefix=f"{options['KEY_PREFIX']}:throttle",
+        socket_connect_timeout=options["OPTIONS"]["socket_connect_timeout"],
+        socket_timeout=options["OPTIONS"]["socket_timeout"],
+    )
+    return MovingWindowRateLimiter(storage)
 
 
 def scope_of(view: object) -> str:

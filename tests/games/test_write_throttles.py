@@ -26,6 +26,29 @@ def rates(settings):
     return set_rates
 
 
+def created_at_once(client: APIClient, body: dict, *, count: int) -> list[int]:
+    """The statuses of ``count`` game creations with the client's token, sent at once from as
+    many threads."""
+    token = client._credentials["HTTP_AUTHORIZATION"]
+    statuses: list[int] = []
+    start = threading.Barrier(count)
+
+    def create() -> None:
+        own = APIClient(HTTP_AUTHORIZATION=token)
+        start.wait()
+        try:
+            statuses.append(own.post("/api/games/", body, format="json").status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=create) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return statuses
+
+
 def test_game_creation_is_throttled_per_account_with_retry_after(alice, bob, rates) -> None:
     rates(game_create="2/min")
     client, _ = alice
@@ -49,8 +72,17 @@ def test_throttle_counts_live_in_the_shared_redis_cache(alice, rates, settings) 
     assert client.post(moves, {"move": "d3", "ply": 0}, format="json").status_code == 201
     store = redis.Redis.from_url(settings.REDIS_URL)
     prefix = settings.CACHES["default"]["KEY_PREFIX"]
-    assert store.exists(f"{prefix}:1:throttle_move_user:{player.user_id}")
+    assert list(store.scan_iter(match=f"{prefix}:throttle:*/move/user:{player.user_id}/*"))
     assert client.post(moves, {"move": "c3", "ply": 1}, format="json").status_code == 429
+
+
+@pytest.mark.django_db(transaction=True)
+def test_writes_sent_at_once_cannot_pass_the_rate(make_account, rates) -> None:
+    """The count reads and adds in one call: of writes sent together, exactly the rate pass."""
+    rates(game_create="3/min")
+    client, _ = make_account("burster")
+    statuses = created_at_once(client, {"mode": "local"}, count=12)
+    assert (statuses.count(201), statuses.count(429)) == (3, 9), statuses
 
 
 def test_analysis_requests_have_their_own_lower_rate(alice, rates) -> None:
@@ -106,22 +138,8 @@ def test_a_player_has_at_most_the_limit_of_cpu_games_in_progress(alice) -> None:
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_cpu_game_creations_cannot_pass_the_limit(make_account) -> None:
     client, _ = make_account("racer")
-    token = client._credentials["HTTP_AUTHORIZATION"]
-    statuses: list[int] = []
-    start = threading.Barrier(django_settings.CPU_GAMES_IN_PROGRESS_LIMIT * 2)
-
-    def create() -> None:
-        own = APIClient(HTTP_AUTHORIZATION=token)
-        start.wait()
-        try:
-            statuses.append(own.post("/api/games/", CPU_GAME, format="json").status_code)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=create) for _ in range(start.parties)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    statuses = created_at_once(
+        client, CPU_GAME, count=django_settings.CPU_GAMES_IN_PROGRESS_LIMIT * 2
+    )
     assert sorted(statuses).count(201) == django_settings.CPU_GAMES_IN_PROGRESS_LIMIT
     assert statuses.count(409) == django_settings.CPU_GAMES_IN_PROGRESS_LIMIT
