@@ -47,9 +47,8 @@ class WriteRateThrottle(ScopedRateThrottle):
         if request.method in SAFE_METHODS:
             return True
         self.scope = scope_of(view)
-        self.rate = self.get_rate()
-        self.num_requests, self.duration = self.parse_rate(self.rate)
-        self.item = RateLimitItemPerSecond(cast(int, self.num_requests), cast(int, self.duration))
+        requests, seconds = self.parse_rate(self.get_rate())
+        self.item = RateLimitItemPerSecond(cast(int, requests), cast(int, seconds))
         self.ident = requester_of(request)
         try:
             return rate_limiter().hit(self.item, str(self.scope), self.ident)
