@@ -26,9 +26,9 @@ time in memory and costs each request more. ``--debug`` serves them as ``make ru
 Besides the latencies each run notes the web processes' CPU time (user and system, read from
 Linux's ``/proc`` for the web server and every process under it) divided by the moves applied:
 a cost per move that the machine's other load hardly changes, unlike a latency; and the same
-for every tier (the workers, PostgreSQL, Redis and the load client itself), with the cores they
-kept busy together: on this machine's two cores, the figure that says whether the latencies are
-the server's or the machine's saturation. Each stack
+for every tier (the quick worker, the strong worker, PostgreSQL, Redis and the load client
+itself), with the cores they kept busy together: on this machine's two cores, the figure that
+says whether the latencies are the server's or the machine's saturation. Each stack
 first plays a few games that are not reported (its processes' first requests set up what the
 later ones reuse).
 
@@ -222,7 +222,7 @@ def stop(processes: list[subprocess.Popen[bytes]]) -> None:
             process.wait()
 
 
-TIERS = ("web", "workers", "PostgreSQL", "Redis", "load client")
+TIERS = ("web", "quick worker", "strong worker", "PostgreSQL", "Redis", "load client")
 
 
 @dataclass(frozen=True)
@@ -272,12 +272,15 @@ class Processes:
 
 def tiers_cpu(stack: "Stack") -> dict[str, float]:
     """The CPU seconds used so far by each tier of ``stack``: its web server, its Celery
-    workers, the machine's PostgreSQL and Redis (shared with whatever else uses them: on a
-    quiet machine, the stack) and this process, the load client."""
+    workers (the quick levels' apart from the strong one's searches and reviews; a daphne
+    stack's one worker counts as quick), the machine's PostgreSQL and Redis (shared with
+    whatever else uses them: on a quiet machine, the stack) and this process, the load client."""
     table = Processes.read()
+    web, quick, *strong = stack.processes
     return {
-        "web": table.tree_cpu(stack.processes[0].pid),
-        "workers": sum(table.tree_cpu(process.pid) for process in stack.processes[1:]),
+        "web": table.tree_cpu(web.pid),
+        "quick worker": table.tree_cpu(quick.pid),
+        "strong worker": sum(table.tree_cpu(process.pid) for process in strong),
         "PostgreSQL": table.named_cpu("postgres"),
         "Redis": table.named_cpu("redis-server"),
         "load client": time.process_time(),

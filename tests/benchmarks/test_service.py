@@ -71,7 +71,9 @@ def test_the_table_has_a_column_per_commit_and_scenario_and_the_cpu_per_move() -
     assert "| web CPU per move applied (ms) | 20.0 | 10.0 |" in lines
     assert "| moves/s | 4.0 | 4.0 |" in lines
     assert "| the load client's lag p50 / p99 (ms) | 2 / 2 | 2 / 2 |" in lines
-    by_tier = "web 10.0, workers 5.0, PostgreSQL 2.5, Redis 0.5, load client 8.0"
+    by_tier = (
+        "web 10.0, quick worker 3.0, strong worker 2.0, PostgreSQL 2.5, Redis 0.5, load client 8.0"
+    )
     assert (
         f"| CPU per move by tier (ms) | {by_tier.replace('10.0', '20.0', 1)} | {by_tier} |" in lines
     )
@@ -80,7 +82,14 @@ def test_the_table_has_a_column_per_commit_and_scenario_and_the_cpu_per_move() -
 
 
 def tiers(web: float) -> dict[str, float]:
-    return {"web": web, "workers": 1.0, "PostgreSQL": 0.5, "Redis": 0.1, "load client": 1.6}
+    return {
+        "web": web,
+        "quick worker": 0.6,
+        "strong worker": 0.4,
+        "PostgreSQL": 0.5,
+        "Redis": 0.1,
+        "load client": 1.6,
+    }
 
 
 def test_the_tiers_cpu_counts_the_database_and_this_process() -> None:
