@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from ai_worker.engine import Board, Move, Variant
@@ -338,12 +338,15 @@ def seat_holders(game: Game) -> list[Player]:
 def queued_searches(player: Player, *, besides: int = 0) -> int:
     """How many of the player's games (but ``besides``) have a CPU search queued and not yet
     answered (queued less than ``CPU_TURN_STALLED_AFTER`` ago: older ones are lost)."""
-    games = Game.objects.filter(
-        status=Game.Status.ACTIVE,
-        cpu_queued_at__gte=timezone.now() - CPU_TURN_STALLED_AFTER,
-        seats__in=Seat.objects.filter(player.seat_filter),
-    ).exclude(pk=besides)
-    return games.distinct().count()
+    return (
+        Game.objects.filter(
+            status=Game.Status.ACTIVE,
+            cpu_queued_at__gte=timezone.now() - CPU_TURN_STALLED_AFTER,
+            pk__in=_games_of(player),
+        )
+        .exclude(pk=besides)
+        .count()
+    )
 
 
 def may_queue_search(game: Game) -> bool:
@@ -356,18 +359,28 @@ def may_queue_search(game: Game) -> bool:
 
 
 def waiting_cpu_game_ids(player: Player, *, besides: int = 0) -> list[int]:
-    """The player's active games (but ``besides``) with a CPU seat and no search queued, the
-    longest waiting first (among them the CPU turns held back by the per-player limit)."""
+    """The player's active games (but ``besides``) where the CPU is to move and no search is
+    queued (the turns held back by the per-player limit), the longest waiting first. Two
+    queries (the games with a CPU seat and no search queued, their seats); the games where it
+    is the player's own turn are left out here, not each locked to be looked at."""
     games = (
         Game.objects.filter(
+            Exists(Seat.objects.filter(game=OuterRef("pk"), kind=Seat.Kind.CPU)),
             status=Game.Status.ACTIVE,
             cpu_queued_at__isnull=True,
-            seats__kind=Seat.Kind.CPU,
+            pk__in=_games_of(player),
         )
-        .filter(seats__in=Seat.objects.filter(player.seat_filter))
         .exclude(pk=besides)
+        .only("pk", "status", "position")
+        .prefetch_related("seats")
+        .order_by("updated_at", "pk")
     )
-    return list(games.order_by("updated_at", "pk").values_list("pk", flat=True).distinct())
+    return [game.pk for game in games if cpu_to_move(game, Board.from_text(game.position))]
+
+
+def _games_of(player: Player) -> "QuerySet[Seat, int]":
+    """The keys of the games where ``player`` holds a seat (a subquery)."""
+    return Seat.objects.filter(player.seat_filter).values_list("game_id", flat=True)
 
 
 def cpu_turn_stalled(game: Game) -> bool:
