@@ -180,11 +180,11 @@ def commands(stack: str, port: int, queue: str) -> list[list[str]]:
     return [
         web,
         [*celery, "-Q", queue, "-n", f"quick-{queue}@%h"],
-        # At a lower CPU priority, as `make run` starts it.
+        # At the idle CPU priority, as `make run` starts it.
         [
-            "nice",
-            "-n",
-            "10",
+            "chrt",
+            "--idle",
+            "0",
             *celery,
             "-Q",
             f"{queue}-strong",

@@ -109,6 +109,10 @@ def test_make_run_sets_itself_up_and_stops_everything(
         commands = " ".join(running.values())
         for part in ("uvicorn", "beat", "quick@", "strong@"):  # web, beat and both workers
             assert part in commands, running
+        # The strong worker's searches and reviews run at the idle CPU priority, the rest not.
+        idle = {pid for pid in running if os.sched_getscheduler(pid) == os.SCHED_IDLE}
+        assert idle, running
+        assert all("strong@" in running[pid] for pid in idle), running
 
         if to_the_group:
             os.killpg(make.pid, stop_signal)  # what a terminal does on Ctrl-C
