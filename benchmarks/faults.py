@@ -400,11 +400,11 @@ async def play(
             raise RuntimeError(f"game refused: {response.text[:200]}")
         await asyncio.sleep(0 if response is not None and response.status_code == 201 else 1)
     state: dict[str, Any] = response.json()
-    public_id = state["id"]
+    public_id, mine = state["id"], state["you"]  # a move's answer is its event: no "you" there
     tally.games.append(public_id)
     while state["status"] == "active" and state["ply"] < plies:
         ply = state["ply"]
-        if state["to_move"] in state["you"]:
+        if state["to_move"] in mine:
             move = random.choice(sorted(state["legal_moves"]))
             answer = await send_move(http, public_id, ply, move, tally)
             if answer is not None and answer.status_code == 201:
