@@ -231,9 +231,9 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Celery's Django fixup closes a worker's database connections after every task (since Celery
 # 5.5 it ignores CONN_MAX_AGE: celery/celery#9824), so each CPU reply paid for a new PostgreSQL
-# session (a backend started, its catalogue caches cold): about a third of the database's CPU
-# and a sixth of a quick worker's under the load test. It keeps them for this many tasks
-# instead; each task begins as a request does (reversi_site.celery: a connection past its
+# session (a backend started, its catalogue caches cold): under the load test more than half of
+# the database's CPU per move and 15 % of a quick worker's samples. It keeps them for this many
+# tasks instead; each task begins as a request does (reversi_site.celery: a connection past its
 # POSTGRES_CONN_MAX_AGE, or broken, e.g. by a PostgreSQL restart, is closed and opened again).
 CELERY_DB_REUSE_MAX = 1000
 # CPU moves and hints go to their own queues (games.services sends them there, with a priority
