@@ -16,6 +16,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import httpx
+import psycopg
 import pytest
 import redis
 from django.conf import settings
@@ -269,3 +270,16 @@ def wait_for_port(port: int, process: subprocess.Popen) -> None:
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.1)
+
+
+def connect_to(database: str) -> psycopg.Connection:
+    """An autocommit connection to ``database`` on the configured server (a live server's)."""
+    options = settings.DATABASES["default"]
+    return psycopg.connect(
+        dbname=database,
+        host=options["HOST"],
+        port=options["PORT"],
+        user=options["USER"],
+        password=options["PASSWORD"],
+        autocommit=True,
+    )

@@ -14,7 +14,6 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
-import psycopg
 import pytest
 import redis
 from django.conf import settings
@@ -23,7 +22,7 @@ from playwright.sync_api import Browser, Page, sync_playwright
 from pytest_django import DjangoDbBlocker
 
 from tests.mail import Inbox, smtp_server
-from tests.servers import free_port, stop
+from tests.servers import connect_to, free_port, stop
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -108,17 +107,9 @@ def live_url(
 def server_sql(server_database: str):
     """Run one SQL statement on the servers' database (to stage a situation, such as a player
     away for minutes, that a browser cannot reach quickly)."""
-    options = settings.DATABASES["default"]
 
     def execute(statement: str, params: tuple = ()) -> None:
-        with psycopg.connect(
-            dbname=server_database,
-            host=options["HOST"],
-            port=options["PORT"],
-            user=options["USER"],
-            password=options["PASSWORD"],
-            autocommit=True,
-        ) as database:
+        with connect_to(server_database) as database:
             database.execute(statement, params)
 
     return execute

@@ -7,13 +7,12 @@ Its event loop runs on a thread of its own (away from Playwright's)."""
 import asyncio
 import secrets
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
 
 import httpx
 import psycopg
-from django.conf import settings
 
 from benchmarks import faults
+from tests.servers import connect_to
 
 
 class ServerDatabase:
@@ -23,16 +22,8 @@ class ServerDatabase:
     def __init__(self, name: str) -> None:
         self.name = name
 
-    def connect(self) -> psycopg.Connection[Any]:
-        options = settings.DATABASES["default"]
-        return psycopg.connect(
-            dbname=self.name,
-            host=options["HOST"],
-            port=options["PORT"],
-            user=options["USER"],
-            password=options["PASSWORD"],
-            autocommit=True,
-        )
+    def connect(self) -> psycopg.Connection:
+        return connect_to(self.name)
 
 
 async def one_game(url: str, database: ServerDatabase, plies: int) -> faults.Tally:
